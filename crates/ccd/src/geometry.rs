@@ -1,0 +1,291 @@
+//! Closest points and the static triangle/triangle test.
+
+use glam::{DVec2, DVec3};
+
+/// Closest point of triangle `abc` to `p` (Ericson, *Real-Time Collision Detection* §5.1.5:
+/// Voronoi regions of the vertices, edges and face).
+pub fn closest_point_on_triangle(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> DVec3 {
+    let ab = b - a;
+    let ac = c - a;
+    let ap = p - a;
+    let d1 = ab.dot(ap);
+    let d2 = ac.dot(ap);
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return a;
+    }
+    let bp = p - b;
+    let d3 = ab.dot(bp);
+    let d4 = ac.dot(bp);
+    if d3 >= 0.0 && d4 <= d3 {
+        return b;
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        return a + d1 / (d1 - d3) * ab;
+    }
+    let cp = p - c;
+    let d5 = ab.dot(cp);
+    let d6 = ac.dot(cp);
+    if d6 >= 0.0 && d5 <= d6 {
+        return c;
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        return a + d2 / (d2 - d6) * ac;
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
+        return b + (d4 - d3) / ((d4 - d3) + (d5 - d6)) * (c - b);
+    }
+    let denom = 1.0 / (va + vb + vc);
+    a + ab * (vb * denom) + ac * (vc * denom)
+}
+
+/// Closest points of segments `p0 p1` and `q0 q1`: `(s, t, point_on_p, point_on_q)` with
+/// parameters in `[0, 1]`. Parallel segments get one of their closest pairs.
+pub fn closest_points_segments(
+    p0: DVec3,
+    p1: DVec3,
+    q0: DVec3,
+    q1: DVec3,
+) -> (f64, f64, DVec3, DVec3) {
+    let d1 = p1 - p0;
+    let d2 = q1 - q0;
+    let r = p0 - q0;
+    let a = d1.length_squared();
+    let e = d2.length_squared();
+    let f = d2.dot(r);
+    let (s, t);
+    if a <= f64::MIN_POSITIVE && e <= f64::MIN_POSITIVE {
+        return (0.0, 0.0, p0, q0);
+    }
+    if a <= f64::MIN_POSITIVE {
+        s = 0.0;
+        t = (f / e).clamp(0.0, 1.0);
+    } else {
+        let c = d1.dot(r);
+        if e <= f64::MIN_POSITIVE {
+            t = 0.0;
+            s = (-c / a).clamp(0.0, 1.0);
+        } else {
+            let b = d1.dot(d2);
+            let denom = a * e - b * b;
+            let mut s0 = if denom > 1e-14 * a * e {
+                ((b * f - c * e) / denom).clamp(0.0, 1.0)
+            } else {
+                0.0 // parallel: any s, fixed below through t
+            };
+            let mut t0 = (b * s0 + f) / e;
+            if t0 < 0.0 {
+                t0 = 0.0;
+                s0 = (-c / a).clamp(0.0, 1.0);
+            } else if t0 > 1.0 {
+                t0 = 1.0;
+                s0 = ((b - c) / a).clamp(0.0, 1.0);
+            }
+            s = s0;
+            t = t0;
+        }
+    }
+    (s, t, p0 + d1 * s, q0 + d2 * t)
+}
+
+/// Signed volume (×6) of the tetrahedron `abcd`: positive when `d` is on the side of `abc`
+/// its right-handed normal points to.
+fn orient(a: DVec3, b: DVec3, c: DVec3, d: DVec3) -> f64 {
+    (b - a).cross(c - a).dot(d - a)
+}
+
+fn segment_crosses_triangle(p: DVec3, q: DVec3, t: &[DVec3; 3]) -> bool {
+    let dp = orient(t[0], t[1], t[2], p);
+    let dq = orient(t[0], t[1], t[2], q);
+    if (dp > 0.0 && dq > 0.0) || (dp < 0.0 && dq < 0.0) || (dp == 0.0 && dq == 0.0) {
+        return false;
+    }
+    let s0 = orient(p, q, t[0], t[1]);
+    let s1 = orient(p, q, t[1], t[2]);
+    let s2 = orient(p, q, t[2], t[0]);
+    (s0 >= 0.0 && s1 >= 0.0 && s2 >= 0.0) || (s0 <= 0.0 && s1 <= 0.0 && s2 <= 0.0)
+}
+
+fn cross2(a: DVec2, b: DVec2) -> f64 {
+    a.x * b.y - a.y * b.x
+}
+
+fn segments_cross_2d(p: DVec2, q: DVec2, a: DVec2, b: DVec2) -> bool {
+    let d1 = cross2(q - p, a - p);
+    let d2 = cross2(q - p, b - p);
+    let d3 = cross2(b - a, p - a);
+    let d4 = cross2(b - a, q - a);
+    if ((d1 > 0.0 && d2 < 0.0) || (d1 < 0.0 && d2 > 0.0))
+        && ((d3 > 0.0 && d4 < 0.0) || (d3 < 0.0 && d4 > 0.0))
+    {
+        return true;
+    }
+    let on = |x: DVec2, y: DVec2, z: DVec2| {
+        z.x >= x.x.min(y.x) && z.x <= x.x.max(y.x) && z.y >= x.y.min(y.y) && z.y <= x.y.max(y.y)
+    };
+    (d1 == 0.0 && on(p, q, a))
+        || (d2 == 0.0 && on(p, q, b))
+        || (d3 == 0.0 && on(a, b, p))
+        || (d4 == 0.0 && on(a, b, q))
+}
+
+fn inside_2d(p: DVec2, t: &[DVec2; 3]) -> bool {
+    let s0 = cross2(t[1] - t[0], p - t[0]);
+    let s1 = cross2(t[2] - t[1], p - t[1]);
+    let s2 = cross2(t[0] - t[2], p - t[2]);
+    (s0 >= 0.0 && s1 >= 0.0 && s2 >= 0.0) || (s0 <= 0.0 && s1 <= 0.0 && s2 <= 0.0)
+}
+
+fn coplanar_overlap(a: &[DVec3; 3], b: &[DVec3; 3], normal: DVec3) -> bool {
+    // Drop the normal's dominant coordinate.
+    let n = normal.abs();
+    let project = |p: DVec3| {
+        if n.x >= n.y && n.x >= n.z {
+            DVec2::new(p.y, p.z)
+        } else if n.y >= n.z {
+            DVec2::new(p.z, p.x)
+        } else {
+            DVec2::new(p.x, p.y)
+        }
+    };
+    let a2 = a.map(project);
+    let b2 = b.map(project);
+    for i in 0..3 {
+        for j in 0..3 {
+            if segments_cross_2d(a2[i], a2[(i + 1) % 3], b2[j], b2[(j + 1) % 3]) {
+                return true;
+            }
+        }
+    }
+    inside_2d(a2[0], &b2) || inside_2d(b2[0], &a2)
+}
+
+/// Whether two triangles share a point (touching counts). Non-coplanar triangles meet iff an
+/// edge of one crosses the other: the ends of their intersection segment lie on edges.
+pub fn triangles_intersect(a: &[DVec3; 3], b: &[DVec3; 3]) -> bool {
+    let nb = (b[1] - b[0]).cross(b[2] - b[0]);
+    let da = a.map(|p| nb.dot(p - b[0]));
+    if da.iter().all(|&d| d > 0.0) || da.iter().all(|&d| d < 0.0) {
+        return false;
+    }
+    let na = (a[1] - a[0]).cross(a[2] - a[0]);
+    let db = b.map(|p| na.dot(p - a[0]));
+    if db.iter().all(|&d| d > 0.0) || db.iter().all(|&d| d < 0.0) {
+        return false;
+    }
+    if da.iter().all(|&d| d == 0.0) {
+        return coplanar_overlap(a, b, nb);
+    }
+    (0..3).any(|i| segment_crosses_triangle(a[i], a[(i + 1) % 3], b))
+        || (0..3).any(|i| segment_crosses_triangle(b[i], b[(i + 1) % 3], a))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn arb_point() -> impl Strategy<Value = DVec3> {
+        (-1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64).prop_map(|(x, y, z)| DVec3::new(x, y, z))
+    }
+
+    fn brute_triangle_point(p: DVec3, t: &[DVec3; 3]) -> f64 {
+        let n = 300;
+        let mut best = f64::INFINITY;
+        for i in 0..=n {
+            for j in 0..=(n - i) {
+                let (u, v) = (i as f64 / n as f64, j as f64 / n as f64);
+                let q = t[0] + u * (t[1] - t[0]) + v * (t[2] - t[0]);
+                best = best.min((p - q).length());
+            }
+        }
+        best
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        #[test]
+        fn point_triangle_against_sampling(p in arb_point(), a in arb_point(), b in arb_point(), c in arb_point()) {
+            prop_assume!((b - a).cross(c - a).length() > 1e-3);
+            let q = closest_point_on_triangle(p, a, b, c);
+            let brute = brute_triangle_point(p, &[a, b, c]);
+            prop_assert!((p - q).length() <= brute + 1e-12);
+            prop_assert!((p - q).length() >= brute - 0.02);
+        }
+
+        #[test]
+        fn segment_segment_against_sampling(p0 in arb_point(), p1 in arb_point(), q0 in arb_point(), q1 in arb_point()) {
+            let (s, t, x, y) = closest_points_segments(p0, p1, q0, q1);
+            prop_assert!((0.0..=1.0).contains(&s) && (0.0..=1.0).contains(&t));
+            let n = 400;
+            let mut best = f64::INFINITY;
+            for i in 0..=n {
+                let a = p0 + (p1 - p0) * (i as f64 / n as f64);
+                let (_, _, _, b) = closest_points_segments(a, a, q0, q1);
+                best = best.min((a - b).length());
+            }
+            prop_assert!((x - y).length() <= best + 1e-12);
+            prop_assert!((x - y).length() >= best - 0.01);
+        }
+
+        /// Triangle intersection against a sampling check: when sampled points of one
+        /// triangle come within a hair of the other, they must intersect; when the triangles
+        /// are clearly apart, they must not.
+        #[test]
+        fn triangle_intersection_against_distance(a in proptest::array::uniform3(arb_point()), b in proptest::array::uniform3(arb_point())) {
+            let hit = triangles_intersect(&a, &b);
+            prop_assert_eq!(hit, triangles_intersect(&b, &a));
+            // distance between triangles = min over edge/triangle closest points
+            let mut dist = f64::INFINITY;
+            for (x, y) in [(&a, &b), (&b, &a)] {
+                for i in 0..3 {
+                    let (p, q) = (x[i], x[(i + 1) % 3]);
+                    for k in 0..=200 {
+                        let s = p + (q - p) * (k as f64 / 200.0);
+                        dist = dist.min((s - closest_point_on_triangle(s, y[0], y[1], y[2])).length());
+                    }
+                }
+            }
+            if dist > 1e-2 { prop_assert!(!hit); }
+            if hit { prop_assert!(dist < 1e-2); }
+        }
+    }
+
+    #[test]
+    fn coplanar_and_touching_cases() {
+        let t = [DVec3::ZERO, DVec3::X, DVec3::Y];
+        let inside = [
+            DVec3::new(0.1, 0.1, 0.0),
+            DVec3::new(0.2, 0.1, 0.0),
+            DVec3::new(0.1, 0.2, 0.0),
+        ];
+        assert!(triangles_intersect(&t, &inside));
+        let apart = inside.map(|p| p + DVec3::new(2.0, 0.0, 0.0));
+        assert!(!triangles_intersect(&t, &apart));
+        let crossing = [
+            DVec3::new(-0.5, 0.2, 0.0),
+            DVec3::new(1.5, 0.2, 0.0),
+            DVec3::new(0.5, -1.0, 0.0),
+        ];
+        assert!(triangles_intersect(&t, &crossing));
+        // piercing: a vertical triangle through the middle
+        let pierce = [
+            DVec3::new(0.2, 0.2, -1.0),
+            DVec3::new(0.3, 0.2, 1.0),
+            DVec3::new(0.2, 0.3, 1.0),
+        ];
+        assert!(triangles_intersect(&t, &pierce));
+        // above, parallel
+        let above = t.map(|p| p + DVec3::Z * 0.1);
+        assert!(!triangles_intersect(&t, &above));
+        // touching at a vertex
+        let touch = [
+            DVec3::new(0.25, 0.25, 0.0),
+            DVec3::new(0.25, 0.25, 1.0),
+            DVec3::new(1.0, 1.0, 1.0),
+        ];
+        assert!(triangles_intersect(&t, &touch));
+    }
+}

@@ -1,0 +1,12 @@
+//! Continuous collision detection of rigid triangle meshes under Redon's screw motion.
+//!
+//! Seed 001 §2 (S. Redon, *Fast Continuous Collision Detection and Handling for Desktop
+//! Virtual Prototyping*). Derivations: `docs/motion.md`, `docs/continuous-obb.md`.
+
+pub mod elementary;
+pub mod geometry;
+pub mod mesh;
+pub mod motion;
+
+pub use mesh::{Mesh, MeshBuilder, MeshError, MeshStats};
+pub use motion::{Motion, Pose, RelativeMotion, Screw, ScrewPath};

@@ -1,0 +1,257 @@
+//! Procedural meshes for tests, benchmarks and generated assets.
+
+use super::{Mesh, MeshError};
+use crate::Pose;
+use glam::DVec3;
+use std::f64::consts::TAU;
+
+/// Accumulates triangles from primitives placed by poses; every primitive has outward,
+/// right-handed faces.
+#[derive(Clone, Debug, Default)]
+pub struct MeshBuilder {
+    pub vertices: Vec<DVec3>,
+    pub triangles: Vec<[u32; 3]>,
+}
+
+impl MeshBuilder {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn base(&self) -> u32 {
+        self.vertices.len() as u32
+    }
+
+    /// Adds raw triangles whose indices start at 0 for the given vertices.
+    pub fn raw(mut self, pose: Pose, vertices: &[DVec3], triangles: &[[u32; 3]]) -> Self {
+        let base = self.base();
+        self.vertices
+            .extend(vertices.iter().map(|&p| pose.transform_point(p)));
+        self.triangles
+            .extend(triangles.iter().map(|t| t.map(|i| i + base)));
+        self
+    }
+
+    /// A box with half-sizes `half`, centred on the pose's origin: 8 vertices, 12 triangles.
+    pub fn cuboid(self, pose: Pose, half: DVec3) -> Self {
+        let v: Vec<DVec3> = (0..8)
+            .map(|i| {
+                DVec3::new(
+                    if i & 1 == 0 { -half.x } else { half.x },
+                    if i & 2 == 0 { -half.y } else { half.y },
+                    if i & 4 == 0 { -half.z } else { half.z },
+                )
+            })
+            .collect();
+        const T: [[u32; 3]; 12] = [
+            [0, 4, 6],
+            [0, 6, 2], // -x
+            [1, 3, 7],
+            [1, 7, 5], // +x
+            [0, 1, 5],
+            [0, 5, 4], // -y
+            [2, 6, 7],
+            [2, 7, 3], // +y
+            [0, 2, 3],
+            [0, 3, 1], // -z
+            [4, 5, 7],
+            [4, 7, 6], // +z
+        ];
+        self.raw(pose, &v, &T)
+    }
+
+    /// A box subdivided into `n` segments along each side (for meshes of a chosen size).
+    pub fn tessellated_cuboid(mut self, pose: Pose, half: DVec3, n: [u32; 3]) -> Self {
+        // Each face is a grid; faces are built in the box frame, then placed.
+        let axes = [DVec3::X, DVec3::Y, DVec3::Z];
+        for (k, &normal_axis) in axes.iter().enumerate() {
+            let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+            for sign in [-1.0, 1.0] {
+                let (a, b) = (axes[i], axes[j]);
+                let (na, nb) = (n[i].max(1), n[j].max(1));
+                let base = self.base();
+                for y in 0..=nb {
+                    for x in 0..=na {
+                        let fa = -1.0 + 2.0 * x as f64 / na as f64;
+                        let fb = -1.0 + 2.0 * y as f64 / nb as f64;
+                        let p = sign * half[k] * normal_axis + fa * half[i] * a + fb * half[j] * b;
+                        self.vertices.push(pose.transform_point(p));
+                    }
+                }
+                for y in 0..nb {
+                    for x in 0..na {
+                        let q = |x: u32, y: u32| base + y * (na + 1) + x;
+                        let (p00, p10, p11, p01) =
+                            (q(x, y), q(x + 1, y), q(x + 1, y + 1), q(x, y + 1));
+                        // a × b = normal_axis; flip on the negative side
+                        if sign > 0.0 {
+                            self.triangles.push([p00, p10, p11]);
+                            self.triangles.push([p00, p11, p01]);
+                        } else {
+                            self.triangles.push([p00, p11, p10]);
+                            self.triangles.push([p00, p01, p11]);
+                        }
+                    }
+                }
+            }
+        }
+        self
+    }
+
+    /// A torus around the pose's z axis: `2 · n_major · n_minor` triangles.
+    pub fn torus(mut self, pose: Pose, major: f64, minor: f64, n_major: u32, n_minor: u32) -> Self {
+        let base = self.base();
+        for i in 0..n_major {
+            let a = TAU * i as f64 / n_major as f64;
+            for j in 0..n_minor {
+                let b = TAU * j as f64 / n_minor as f64;
+                let r = major + minor * b.cos();
+                self.vertices.push(pose.transform_point(DVec3::new(
+                    r * a.cos(),
+                    r * a.sin(),
+                    minor * b.sin(),
+                )));
+            }
+        }
+        let idx = |i: u32, j: u32| base + (i % n_major) * n_minor + (j % n_minor);
+        for i in 0..n_major {
+            for j in 0..n_minor {
+                let (p00, p10, p11, p01) =
+                    (idx(i, j), idx(i + 1, j), idx(i + 1, j + 1), idx(i, j + 1));
+                self.triangles.push([p00, p10, p11]);
+                self.triangles.push([p00, p11, p01]);
+            }
+        }
+        self
+    }
+
+    /// A UV sphere: `2 · n_lon · (n_lat − 1)` triangles.
+    pub fn sphere(mut self, pose: Pose, radius: f64, n_lat: u32, n_lon: u32) -> Self {
+        let n_lat = n_lat.max(2);
+        let n_lon = n_lon.max(3);
+        let base = self.base();
+        self.vertices
+            .push(pose.transform_point(DVec3::new(0.0, 0.0, -radius)));
+        for i in 1..n_lat {
+            let polar = std::f64::consts::PI * i as f64 / n_lat as f64;
+            for j in 0..n_lon {
+                let az = TAU * j as f64 / n_lon as f64;
+                let p = radius
+                    * DVec3::new(polar.sin() * az.cos(), polar.sin() * az.sin(), -polar.cos());
+                self.vertices.push(pose.transform_point(p));
+            }
+        }
+        let top = self.base();
+        self.vertices
+            .push(pose.transform_point(DVec3::new(0.0, 0.0, radius)));
+        let ring = |i: u32, j: u32| base + 1 + (i - 1) * n_lon + (j % n_lon);
+        for j in 0..n_lon {
+            self.triangles.push([base, ring(1, j + 1), ring(1, j)]);
+            self.triangles
+                .push([top, ring(n_lat - 1, j), ring(n_lat - 1, j + 1)]);
+        }
+        for i in 1..n_lat - 1 {
+            for j in 0..n_lon {
+                let (a, b, c, d) = (
+                    ring(i, j),
+                    ring(i, j + 1),
+                    ring(i + 1, j + 1),
+                    ring(i + 1, j),
+                );
+                self.triangles.push([a, b, c]);
+                self.triangles.push([a, c, d]);
+            }
+        }
+        self
+    }
+
+    /// An open flat sheet in the pose's xy plane, normal +z, `2 · nx · ny` triangles.
+    pub fn grid(mut self, pose: Pose, size_x: f64, size_y: f64, nx: u32, ny: u32) -> Self {
+        let (nx, ny) = (nx.max(1), ny.max(1));
+        let base = self.base();
+        for y in 0..=ny {
+            for x in 0..=nx {
+                let p = DVec3::new(
+                    size_x * (x as f64 / nx as f64 - 0.5),
+                    size_y * (y as f64 / ny as f64 - 0.5),
+                    0.0,
+                );
+                self.vertices.push(pose.transform_point(p));
+            }
+        }
+        let q = |x: u32, y: u32| base + y * (nx + 1) + x;
+        for y in 0..ny {
+            for x in 0..nx {
+                self.triangles.push([q(x, y), q(x + 1, y), q(x + 1, y + 1)]);
+                self.triangles.push([q(x, y), q(x + 1, y + 1), q(x, y + 1)]);
+            }
+        }
+        self
+    }
+
+    /// Appends another mesh placed by `pose`.
+    pub fn mesh(self, pose: Pose, mesh: &Mesh) -> Self {
+        self.raw(pose, mesh.vertices(), mesh.triangles())
+    }
+
+    pub fn build(self) -> Result<Mesh, MeshError> {
+        Mesh::new(self.vertices, self.triangles)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::DQuat;
+
+    /// Outward orientation: the signed volume is positive and equals the expected volume.
+    fn volume(m: &Mesh) -> f64 {
+        (0..m.triangles().len() as u32)
+            .map(|t| {
+                let [a, b, c] = m.triangle_points(t);
+                a.dot(b.cross(c)) / 6.0
+            })
+            .sum()
+    }
+
+    #[test]
+    fn primitives_are_closed_and_outward() {
+        let pose = Pose::new(DQuat::from_rotation_x(0.3), DVec3::new(1.0, 2.0, 3.0));
+        let cube = MeshBuilder::new()
+            .cuboid(pose, DVec3::new(1.0, 2.0, 3.0))
+            .build()
+            .unwrap();
+        assert!(cube.stats().is_closed());
+        assert!((volume(&cube) - 48.0).abs() < 1e-9);
+
+        let tcube = MeshBuilder::new()
+            .tessellated_cuboid(pose, DVec3::new(1.0, 2.0, 3.0), [3, 4, 5])
+            .build()
+            .unwrap();
+        assert!((volume(&tcube) - 48.0).abs() < 1e-9);
+
+        let torus = MeshBuilder::new()
+            .torus(pose, 2.0, 0.5, 64, 32)
+            .build()
+            .unwrap();
+        assert!(torus.stats().is_closed());
+        let exact = 2.0 * std::f64::consts::PI.powi(2) * 2.0 * 0.25;
+        assert!((volume(&torus) - exact).abs() < 0.02 * exact);
+
+        let sphere = MeshBuilder::new()
+            .sphere(pose, 1.5, 24, 48)
+            .build()
+            .unwrap();
+        assert!(sphere.stats().is_closed());
+        let exact = 4.0 / 3.0 * std::f64::consts::PI * 1.5f64.powi(3);
+        assert!((volume(&sphere) - exact).abs() < 0.02 * exact);
+
+        let sheet = MeshBuilder::new()
+            .grid(Pose::IDENTITY, 2.0, 1.0, 4, 2)
+            .build()
+            .unwrap();
+        assert_eq!(sheet.triangles().len(), 16);
+        assert!(!sheet.stats().is_closed());
+        assert!((sheet.normal(0) - DVec3::Z).length() < 1e-12);
+    }
+}
