@@ -3,10 +3,13 @@
 //! Seed 001 §2 (S. Redon, *Fast Continuous Collision Detection and Handling for Desktop
 //! Virtual Prototyping*). Derivations: `docs/motion.md`, `docs/continuous-obb.md`.
 
+pub mod bvh;
+mod collider;
 pub mod elementary;
 pub mod geometry;
 pub mod mesh;
 pub mod motion;
 
+pub use collider::{Collider, DEFAULT_LEAF_SIZE};
 pub use mesh::{Mesh, MeshBuilder, MeshError, MeshStats};
 pub use motion::{Motion, Pose, RelativeMotion, Screw, ScrewPath};

@@ -1,0 +1,294 @@
+//! Oriented bounding boxes and the static separating-axis test
+//! (docs/continuous-obb.md §1–2).
+
+use super::interval::Interval;
+use crate::Pose;
+use glam::DVec3;
+use std::ops::{Mul, Sub};
+
+/// An oriented box: `center + Σ x_i axes[i]` with `|x_i| ≤ half[i]`; `axes` orthonormal.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Obb {
+    pub center: DVec3,
+    pub axes: [DVec3; 3],
+    pub half: DVec3,
+}
+
+impl Obb {
+    /// The tightest box with the given orthonormal axes around `points`, grown by `grow`.
+    pub fn around(
+        axes: [DVec3; 3],
+        points: impl IntoIterator<Item = DVec3>,
+        origin: DVec3,
+        grow: f64,
+    ) -> Obb {
+        let mut lo = DVec3::splat(f64::INFINITY);
+        let mut hi = DVec3::splat(f64::NEG_INFINITY);
+        for p in points {
+            let d = p - origin;
+            let q = DVec3::new(d.dot(axes[0]), d.dot(axes[1]), d.dot(axes[2]));
+            lo = lo.min(q);
+            hi = hi.max(q);
+        }
+        let mid = 0.5 * (lo + hi);
+        Obb {
+            center: origin + axes[0] * mid.x + axes[1] * mid.y + axes[2] * mid.z,
+            axes,
+            half: 0.5 * (hi - lo) + DVec3::splat(grow),
+        }
+    }
+
+    pub fn transformed(&self, pose: &Pose) -> Obb {
+        Obb {
+            center: pose.transform_point(self.center),
+            axes: self.axes.map(|a| pose.rotation * a),
+            half: self.half,
+        }
+    }
+
+    /// Half-diagonal: the radius of the smallest ball around the centre that holds the box.
+    pub fn radius(&self) -> f64 {
+        self.half.length()
+    }
+
+    pub fn corners(&self) -> [DVec3; 8] {
+        std::array::from_fn(|i| {
+            let s = |bit: usize| if i & bit == 0 { -1.0 } else { 1.0 };
+            self.center
+                + self.axes[0] * (s(1) * self.half.x)
+                + self.axes[1] * (s(2) * self.half.y)
+                + self.axes[2] * (s(4) * self.half.z)
+        })
+    }
+
+    pub fn contains(&self, p: DVec3, tol: f64) -> bool {
+        let d = p - self.center;
+        (0..3).all(|i| d.dot(self.axes[i]).abs() <= self.half[i] + tol)
+    }
+}
+
+/// Orthonormal eigenvectors of a symmetric 3×3 matrix (cyclic Jacobi rotations), as a
+/// right-handed frame.
+pub fn principal_axes(m: [[f64; 3]; 3]) -> [DVec3; 3] {
+    let mut a = m;
+    let mut v = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+    for _sweep in 0..50 {
+        let off = a[0][1].abs() + a[0][2].abs() + a[1][2].abs();
+        let diag = a[0][0].abs() + a[1][1].abs() + a[2][2].abs();
+        if off <= 1e-15 * diag || off == 0.0 {
+            break;
+        }
+        for (p, q) in [(0, 1), (0, 2), (1, 2)] {
+            if a[p][q] == 0.0 {
+                continue;
+            }
+            let theta = (a[q][q] - a[p][p]) / (2.0 * a[p][q]);
+            let t = theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt());
+            let t = if theta == 0.0 { 1.0 } else { t };
+            let c = 1.0 / (t * t + 1.0).sqrt();
+            let s = t * c;
+            for k in 0..3 {
+                let (akp, akq) = (a[k][p], a[k][q]);
+                a[k][p] = c * akp - s * akq;
+                a[k][q] = s * akp + c * akq;
+            }
+            for k in 0..3 {
+                let (apk, aqk) = (a[p][k], a[q][k]);
+                a[p][k] = c * apk - s * aqk;
+                a[q][k] = s * apk + c * aqk;
+            }
+            for row in &mut v {
+                let (vp, vq) = (row[p], row[q]);
+                row[p] = c * vp - s * vq;
+                row[q] = s * vp + c * vq;
+            }
+        }
+    }
+    let col = |j: usize| DVec3::new(v[0][j], v[1][j], v[2][j]).normalize();
+    let (x, y) = (col(0), col(1));
+    let y = (y - x * x.dot(y)).normalize();
+    [x, y, x.cross(y)]
+}
+
+/// Scalars the separating-axis test can run on: numbers (static test) or intervals
+/// (continuous test).
+pub trait Bound: Copy + Mul<Output = Self> + Sub<Output = Self> {
+    /// Lower bound of `|x|`.
+    fn mig(self) -> f64;
+    /// Upper bound of `|x|`.
+    fn mag(self) -> f64;
+}
+
+impl Bound for f64 {
+    fn mig(self) -> f64 {
+        self.abs()
+    }
+    fn mag(self) -> f64 {
+        self.abs()
+    }
+}
+
+impl Bound for Interval {
+    fn mig(self) -> f64 {
+        Interval::mig(self)
+    }
+    fn mag(self) -> f64 {
+        Interval::mag(self)
+    }
+}
+
+/// Slack added to every `|C_ij|`: near-parallel axes make `f_i × e_j` tiny and the cross
+/// test meaningless under rounding (Gottschalk et al. add the same kind of epsilon).
+const PARALLEL_SLACK: f64 = 1e-12;
+
+/// The 15-axis test (docs/continuous-obb.md §2). `c[i][j] = f_i·e_j`, `t_f` and `t_e` the
+/// centre offset `c_E − c_F` in F's and E's axes, `b` F's half-sizes, `a` E's. True when some
+/// axis separates the boxes by more than `margin`.
+pub fn separated_by_axes<S: Bound>(
+    c: &[[S; 3]; 3],
+    t_f: &[S; 3],
+    t_e: &[S; 3],
+    b: DVec3,
+    a: DVec3,
+    margin: f64,
+) -> bool {
+    let ca: [[f64; 3]; 3] =
+        std::array::from_fn(|i| std::array::from_fn(|j| c[i][j].mag() + PARALLEL_SLACK));
+    for i in 0..3 {
+        if t_f[i].mig() > b[i] + a.x * ca[i][0] + a.y * ca[i][1] + a.z * ca[i][2] + margin {
+            return true;
+        }
+    }
+    for j in 0..3 {
+        if t_e[j].mig() > a[j] + b.x * ca[0][j] + b.y * ca[1][j] + b.z * ca[2][j] + margin {
+            return true;
+        }
+    }
+    for i in 0..3 {
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+        for j in 0..3 {
+            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+            let lhs = (t_f[i2] * c[i1][j] - t_f[i1] * c[i2][j]).mig();
+            let rhs = b[i1] * ca[i2][j] + b[i2] * ca[i1][j] + a[j1] * ca[i][j2] + a[j2] * ca[i][j1];
+            // |f_i × e_j| ≤ 1; only the proximity query uses a margin.
+            let len = if margin > 0.0 {
+                (1.0 - c[i][j].mig().min(1.0).powi(2)).sqrt()
+            } else {
+                0.0
+            };
+            if lhs > rhs + margin * len {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Static test of two boxes in one frame: true when separated by more than `margin`.
+pub fn separated(f: &Obb, e: &Obb, margin: f64) -> bool {
+    let c: [[f64; 3]; 3] =
+        std::array::from_fn(|i| std::array::from_fn(|j| f.axes[i].dot(e.axes[j])));
+    let t = e.center - f.center;
+    let t_f = f.axes.map(|x| x.dot(t));
+    let t_e = e.axes.map(|x| x.dot(t));
+    separated_by_axes(&c, &t_f, &t_e, f.half, e.half, margin)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::triangles_intersect;
+    use crate::mesh::MeshBuilder;
+    use glam::DQuat;
+    use proptest::prelude::*;
+
+    fn arb_box() -> impl Strategy<Value = Obb> {
+        (
+            (-2.0..2.0f64, -2.0..2.0f64, -2.0..2.0f64),
+            (-1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64),
+            (0.05..1.5f64, 0.05..1.5f64, 0.0..1.5f64),
+        )
+            .prop_filter_map("unit quaternion", |(c, q, h)| {
+                let q = DQuat::from_xyzw(q.0, q.1, q.2, q.3);
+                (q.length() > 0.1).then(|| {
+                    let r = q.normalize();
+                    Obb {
+                        center: DVec3::new(c.0, c.1, c.2),
+                        axes: [r * DVec3::X, r * DVec3::Y, r * DVec3::Z],
+                        half: DVec3::new(h.0, h.1, h.2),
+                    }
+                })
+            })
+    }
+
+    fn box_triangles(b: &Obb) -> Vec<[DVec3; 3]> {
+        let pose = Pose::new(
+            DQuat::from_mat3(&glam::DMat3::from_cols(b.axes[0], b.axes[1], b.axes[2])),
+            b.center,
+        );
+        let m = MeshBuilder::new().cuboid(pose, b.half).build();
+        match m {
+            Ok(m) => (0..m.triangles().len() as u32)
+                .map(|t| m.triangle_points(t))
+                .collect(),
+            Err(_) => vec![], // flat box: no area
+        }
+    }
+
+    fn solid_overlap(a: &Obb, b: &Obb) -> bool {
+        let ta = box_triangles(a);
+        let tb = box_triangles(b);
+        ta.iter()
+            .any(|x| tb.iter().any(|y| triangles_intersect(x, y)))
+            || a.contains(b.center, 0.0)
+            || b.contains(a.center, 0.0)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+        /// The 15-axis test is exact for solid boxes: compare with surfaces crossing or one
+        /// box containing the other's centre.
+        #[test]
+        fn static_test_matches_solid_overlap(a in arb_box(), b in arb_box()) {
+            prop_assume!(a.half.min_element() > 0.05 && b.half.min_element() > 0.05);
+            prop_assert_eq!(!separated(&a, &b, 0.0), solid_overlap(&a, &b));
+        }
+
+        /// With a margin: "separated by more than m" means no translate of one box by a
+        /// vector of length ≤ m overlaps the other. And the box grown by m per axis, being
+        /// larger than the ball-inflated box, separated implies separated by m.
+        #[test]
+        fn margin_is_a_distance(a in arb_box(), b in arb_box(), m in 0.0..1.0f64, dirs in proptest::collection::vec((-1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64), 24)) {
+            prop_assume!(a.half.min_element() > 0.05 && b.half.min_element() > 0.05);
+            if separated(&a, &b, m) {
+                for (x, y, z) in dirs {
+                    let v = DVec3::new(x, y, z);
+                    let shifted = Obb { center: a.center + v.normalize_or_zero() * m, ..a };
+                    prop_assert!(!solid_overlap(&shifted, &b));
+                }
+            }
+            let grown = Obb { half: a.half + DVec3::splat(m), ..a };
+            if separated(&grown, &b, 0.0) {
+                prop_assert!(separated(&a, &b, m));
+            }
+        }
+    }
+
+    #[test]
+    fn principal_axes_of_a_stretched_cloud() {
+        let r = DQuat::from_axis_angle(DVec3::new(1.0, 2.0, 0.5).normalize(), 0.9);
+        let axes = principal_axes([[9.0, 0.0, 0.0], [0.0, 4.0, 0.0], [0.0, 0.0, 1.0]]);
+        assert!(axes[0].cross(DVec3::X).length() < 1e-12);
+        // rotated covariance R diag R^T
+        let m = glam::DMat3::from_quat(r)
+            * glam::DMat3::from_diagonal(DVec3::new(9.0, 4.0, 1.0))
+            * glam::DMat3::from_quat(r).transpose();
+        let arr: [[f64; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|j| m.col(j)[i]));
+        let axes = principal_axes(arr);
+        let expected = [r * DVec3::X, r * DVec3::Y, r * DVec3::Z];
+        for a in axes {
+            assert!(expected.iter().any(|e| a.cross(*e).length() < 1e-9), "{a}");
+        }
+        assert!((axes[0].cross(axes[1]) - axes[2]).length() < 1e-12);
+    }
+}
