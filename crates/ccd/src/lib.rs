@@ -9,7 +9,12 @@ pub mod elementary;
 pub mod geometry;
 pub mod mesh;
 pub mod motion;
+pub mod query;
 
 pub use collider::{Collider, DEFAULT_LEAF_SIZE};
 pub use mesh::{Mesh, MeshBuilder, MeshError, MeshStats};
 pub use motion::{Motion, Pose, RelativeMotion, Screw, ScrewPath};
+pub use query::{
+    Contact, ContactKind, Counted, Counters, ProximityPair, QueryOptions, contacts_within,
+    first_contact, intersects, proximity,
+};

@@ -76,7 +76,13 @@ pub fn vertex_face(
     };
     if !is_negligible(&c, ZERO_POLY * tol.scale) {
         let mut prev = 0.0;
-        for &z in cubic_roots(&c, 0.0, z_max, 2.0 * tol.contact).as_slice() {
+        // Roots are always solved on [0, 1] and then filtered, so a pair's contact time does
+        // not depend on the limit (which changes with the order queries visit pairs in).
+        for &z in cubic_roots(&c, 0.0, 1.0, 2.0 * tol.contact)
+            .as_slice()
+            .iter()
+            .take_while(|&&z| z <= z_max)
+        {
             if let Some(point) = touches(z) {
                 return Some(Hit {
                     z,
@@ -103,7 +109,11 @@ pub fn vertex_face(
         let c = vf_cubic(&p, tt2, bi, m);
         let limit = best.map_or(z_max, |h| h.z);
         let touch = 2.0 * tol.contact * m.length();
-        for &z in cubic_roots(&c, 0.0, limit, touch).as_slice() {
+        for &z in cubic_roots(&c, 0.0, 1.0, touch)
+            .as_slice()
+            .iter()
+            .take_while(|&&z| z <= limit)
+        {
             if let Some(point) = touches(z) {
                 best = Some(Hit {
                     z,
@@ -176,7 +186,11 @@ pub fn edge_edge(
     }
     let touch = 2.0 * tol.contact * e.length() * (q - p).length();
     let mut prev = 0.0;
-    for &z in cubic_roots(&g, 0.0, z_max, touch).as_slice() {
+    for &z in cubic_roots(&g, 0.0, 1.0, touch)
+        .as_slice()
+        .iter()
+        .take_while(|&&z| z <= z_max)
+    {
         let (p_t, q_t) = (screw.eval_poly(&pp, z), screw.eval_poly(&pq, z));
         let (_, _, on_a, on_b) = closest_points_segments(p_t, q_t, c, d);
         if (on_a - on_b).length() <= tol.contact {

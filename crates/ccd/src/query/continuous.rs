@@ -1,0 +1,332 @@
+//! `first_contact` and `contacts_within`: the continuous queries.
+//!
+//! The traversal works in B's frame, one piece of the relative screw path at a time. Each
+//! pair of nodes carries the part of the piece's time span in which its boxes may meet, on a
+//! dyadic grid of `2^subdivision_depth` slots. Intervals are halved (docs/continuous-obb.md
+//! §4) only along grid points, so the per-interval motion data is computed once per query,
+//! not once per box pair.
+
+use super::{Contact, ContactKind, Counted, Counters, QueryOptions};
+use crate::bvh::IntervalMotion;
+use crate::elementary::{Hit, Tolerance, edge_edge, face_vertex, vertex_face};
+use crate::{Collider, Motion, Pose, RelativeMotion, Screw};
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Mode {
+    /// Only the earliest contact.
+    First,
+    /// Every feature pair's earliest contact up to this global time.
+    Within(f64),
+}
+
+/// A contact found in the current piece, at polynomial time `z`.
+#[derive(Clone, Copy, Debug)]
+struct Found {
+    z: f64,
+    kind: ContactKind,
+    feature_a: u32,
+    feature_b: u32,
+    hit: Hit,
+}
+
+impl Found {
+    /// Ties (simultaneous contacts) are broken by kind and features, so the answer does not
+    /// depend on the order in which pairs are visited.
+    fn precedes(&self, o: &Found) -> bool {
+        (self.z, self.kind, self.feature_a, self.feature_b)
+            < (o.z, o.kind, o.feature_a, o.feature_b)
+    }
+}
+
+/// One piece of the relative path being swept.
+struct Sweep<'a> {
+    a: &'a Collider,
+    b: &'a Collider,
+    screw: Screw,
+    inverse: Screw,
+    /// A's pose in B's frame at the beginning of the piece.
+    start: Pose,
+    tol: Tolerance,
+    mode: Mode,
+    /// Roots are searched in `[0, z_limit]`.
+    z_limit: f64,
+    found: Vec<Found>,
+    counters: Counters,
+    grid: u32,
+    ratio: f64,
+    motions: Vec<Option<IntervalMotion>>,
+}
+
+impl<'a> Sweep<'a> {
+    fn interval_motion(&mut self, i: u32, j: u32) -> IntervalMotion {
+        let slot = (i * (self.grid + 1) + j) as usize;
+        if let Some(m) = self.motions[slot] {
+            return m;
+        }
+        let g = self.grid as f64;
+        let m = IntervalMotion::new(&self.screw, &self.start, i as f64 / g, j as f64 / g);
+        self.motions[slot] = Some(m);
+        m
+    }
+
+    /// The hull of the grid sub-intervals of `[i, j]` over which nodes `na` (of A) and `nb`
+    /// (of B) may overlap, or `None` if they are separated throughout.
+    fn surviving(&mut self, na: u32, nb: u32, i: u32, j: u32) -> Option<(u32, u32)> {
+        let motion = self.interval_motion(i, j);
+        let box_a = self.a.tree().node(na).obb;
+        let box_b = self.b.tree().node(nb).obb;
+        let test = motion.test(&box_b, &box_a);
+        self.counters.bv_tests += 1;
+        if test.separated {
+            return None;
+        }
+        if j - i < 2 || test.sweep <= self.ratio * (box_a.radius() + box_b.radius()) {
+            return Some((i, j));
+        }
+        let m = (i + j) / 2;
+        match (self.surviving(na, nb, i, m), self.surviving(na, nb, m, j)) {
+            (Some((l, _)), Some((_, h))) => Some((l, h)),
+            (one, other) => one.or(other),
+        }
+    }
+
+    fn time_limit(&self) -> f64 {
+        self.screw.t_of_z(self.z_limit)
+    }
+
+    fn traverse(&mut self) {
+        let mut stack = vec![(0u32, 0u32, 0u32, self.grid)];
+        while let Some((na, nb, i, j)) = stack.pop() {
+            // The slack keeps a pair whose interval starts exactly at the best time (a tie).
+            if i as f64 > (self.time_limit() + 1e-12) * self.grid as f64 {
+                continue;
+            }
+            let Some((i, j)) = self.surviving(na, nb, i, j) else {
+                continue;
+            };
+            let (tree_a, tree_b) = (self.a.tree(), self.b.tree());
+            let (node_a, node_b) = (tree_a.node(na), tree_b.node(nb));
+            match (node_a.is_leaf(), node_b.is_leaf()) {
+                (true, true) => {
+                    for &ta in tree_a.leaf_triangles(node_a) {
+                        for &tb in tree_b.leaf_triangles(node_b) {
+                            self.leaf_pair(ta, tb);
+                        }
+                    }
+                }
+                (false, true) => descend_a(&mut stack, tree_a.children(na), nb, i, j),
+                (true, false) => descend_b(&mut stack, na, tree_b.children(nb), i, j),
+                (false, false) => {
+                    if node_a.obb.radius() >= node_b.obb.radius() {
+                        descend_a(&mut stack, tree_a.children(na), nb, i, j);
+                    } else {
+                        descend_b(&mut stack, na, tree_b.children(nb), i, j);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every pair of non-degenerate triangles, no tree: the reference the tree is tested
+    /// against.
+    fn all_pairs(&mut self) {
+        for &ta in self.a.tree().triangles() {
+            for &tb in self.b.tree().triangles() {
+                self.leaf_pair(ta, tb);
+            }
+        }
+    }
+
+    fn record(&mut self, kind: ContactKind, feature_a: u32, feature_b: u32, hit: Option<Hit>) {
+        let Some(hit) = hit else { return };
+        let f = Found {
+            z: hit.z,
+            kind,
+            feature_a,
+            feature_b,
+            hit,
+        };
+        match self.mode {
+            Mode::First => {
+                if self.found.first().is_none_or(|best| f.precedes(best)) {
+                    self.found.clear();
+                    self.found.push(f);
+                    self.z_limit = f.z;
+                }
+            }
+            Mode::Within(_) => self.found.push(f),
+        }
+    }
+
+    /// The elementary tests of one triangle pair, through the features each triangle owns.
+    fn leaf_pair(&mut self, ta: u32, tb: u32) {
+        let (mesh_a, mesh_b) = (self.a.mesh(), self.b.mesh());
+        let start = self.start;
+        let tri_b = mesh_b.triangle_points(tb);
+        let n_b = mesh_b.normal(tb);
+        for v in mesh_a.owned_vertices(ta) {
+            self.counters.vf_tests += 1;
+            let x = start.transform_point(mesh_a.vertex(v));
+            let hit = vertex_face(&self.screw, x, &tri_b, n_b, self.z_limit, &self.tol);
+            self.record(ContactKind::VertexFace, v, tb, hit);
+        }
+        let tri_a = mesh_a.triangle_points(ta).map(|p| start.transform_point(p));
+        let n_a = start.transform_vector(mesh_a.normal(ta));
+        for v in mesh_b.owned_vertices(tb) {
+            self.counters.fv_tests += 1;
+            let hit = face_vertex(
+                &self.screw,
+                &self.inverse,
+                mesh_b.vertex(v),
+                &tri_a,
+                n_a,
+                self.z_limit,
+                &self.tol,
+            );
+            self.record(ContactKind::FaceVertex, ta, v, hit);
+        }
+        for ea in mesh_a.owned_edges(ta) {
+            let [p, q] = mesh_a.edge_points(ea).map(|x| start.transform_point(x));
+            for eb in mesh_b.owned_edges(tb) {
+                self.counters.ee_tests += 1;
+                let [c, d] = mesh_b.edge_points(eb);
+                let hit = edge_edge(&self.screw, p, q, c, d, self.z_limit, &self.tol);
+                self.record(ContactKind::EdgeEdge, ea, eb, hit);
+            }
+        }
+    }
+}
+
+fn descend_a(stack: &mut Vec<(u32, u32, u32, u32)>, (l, r): (u32, u32), nb: u32, i: u32, j: u32) {
+    stack.push((r, nb, i, j));
+    stack.push((l, nb, i, j));
+}
+
+fn descend_b(stack: &mut Vec<(u32, u32, u32, u32)>, na: u32, (l, r): (u32, u32), i: u32, j: u32) {
+    stack.push((na, r, i, j));
+    stack.push((na, l, i, j));
+}
+
+/// Coordinate scale of a query: the largest coordinate magnitude of the two root boxes, A's
+/// at both ends of the motion, in B's frame.
+fn scale(a: &Collider, b: &Collider, rel: &RelativeMotion) -> f64 {
+    let ra = a.tree().root().obb;
+    let rb = b.tree().root().obb;
+    let ends = [rel.relative.start(), rel.relative.end()];
+    ends.iter()
+        .map(|p| p.transform_point(ra.center).length() + ra.radius())
+        .fold(rb.center.length() + rb.radius(), f64::max)
+        .max(f64::MIN_POSITIVE)
+}
+
+pub(super) fn run(
+    a: &Collider,
+    motion_a: &Motion,
+    b: &Collider,
+    motion_b: &Motion,
+    opts: &QueryOptions,
+    mode: Mode,
+    use_tree: bool,
+) -> Counted<Vec<Contact>> {
+    let rel = RelativeMotion::new(motion_a, motion_b);
+    let path = rel.relative;
+    let pieces = path.piece_count();
+    let screw = *path.piece_screw();
+    let scale = scale(a, b, &rel);
+    let tol = Tolerance {
+        scale,
+        contact: opts.contact_tolerance * scale,
+    };
+    let grid = 1u32 << opts.subdivision_depth.min(8);
+    let mut counters = Counters::default();
+    let mut contacts = Vec::new();
+    for k in 0..pieces {
+        let z_limit = match mode {
+            Mode::First => 1.0,
+            Mode::Within(t_max) => {
+                let local = t_max * pieces as f64 - k as f64;
+                if local < 0.0 {
+                    break;
+                }
+                screw.z_of_t(local.min(1.0))
+            }
+        };
+        let mut sweep = Sweep {
+            a,
+            b,
+            screw,
+            inverse: screw.inverse(),
+            start: path.piece_start(k),
+            tol,
+            mode,
+            z_limit,
+            found: Vec::new(),
+            counters: Counters::default(),
+            grid,
+            ratio: opts.subdivision_ratio,
+            motions: vec![None; ((grid + 1) * (grid + 1)) as usize],
+        };
+        if use_tree {
+            sweep.traverse();
+        } else {
+            sweep.all_pairs();
+        }
+        counters += sweep.counters;
+        for f in &sweep.found {
+            let time = path.global_time(k, screw.t_of_z(f.z));
+            let pose_b = rel.pose_b_at(time);
+            contacts.push(Contact {
+                time,
+                point: pose_b.transform_point(f.hit.point),
+                normal: pose_b.transform_vector(f.hit.normal).normalize(),
+                kind: f.kind,
+                feature_a: f.feature_a,
+                feature_b: f.feature_b,
+            });
+        }
+        if mode == Mode::First && !contacts.is_empty() {
+            break;
+        }
+    }
+    contacts.sort_by(|x, y| {
+        (x.time, x.kind, x.feature_a, x.feature_b)
+            .partial_cmp(&(y.time, y.kind, y.feature_a, y.feature_b))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    Counted {
+        value: contacts,
+        counters,
+    }
+}
+
+/// The first contact of A and B while A follows `motion_a` and B `motion_b`: exact (roots of
+/// cubics along Redon's screw, no time sampling). `None` if they never touch in `[0, 1]`.
+///
+/// If A and B already interpenetrate at time 0, the answer only reports where features
+/// cross during the step; check [`intersects`](super::intersects) first.
+pub fn first_contact(
+    a: &Collider,
+    motion_a: &Motion,
+    b: &Collider,
+    motion_b: &Motion,
+    opts: &QueryOptions,
+) -> Counted<Option<Contact>> {
+    let r = run(a, motion_a, b, motion_b, opts, Mode::First, true);
+    Counted {
+        value: r.value.into_iter().next(),
+        counters: r.counters,
+    }
+}
+
+/// Every feature pair that touches at or before `t_max`, each at its earliest contact,
+/// sorted by time: the near-simultaneous contacts the solver adds at once.
+pub fn contacts_within(
+    a: &Collider,
+    motion_a: &Motion,
+    b: &Collider,
+    motion_b: &Motion,
+    t_max: f64,
+    opts: &QueryOptions,
+) -> Counted<Vec<Contact>> {
+    run(a, motion_a, b, motion_b, opts, Mode::Within(t_max), true)
+}

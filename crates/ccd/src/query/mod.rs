@@ -1,0 +1,123 @@
+//! The public queries: first contact and contacts before a time along a motion, static
+//! intersection, and proximity pairs. Every query reports what it counted.
+
+mod continuous;
+mod intersects;
+mod proximity;
+pub mod reference;
+
+pub use continuous::{contacts_within, first_contact};
+pub use intersects::intersects;
+pub use proximity::{ProximityPair, proximity};
+
+use glam::DVec3;
+use std::ops::AddAssign;
+
+/// What a query did: how we see what an optimisation changed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// Box/box tests (static or continuous; each time sub-interval counts).
+    pub bv_tests: u64,
+    /// Vertex of A against face of B.
+    pub vf_tests: u64,
+    /// Face of A against vertex of B.
+    pub fv_tests: u64,
+    /// Edge of A against edge of B.
+    pub ee_tests: u64,
+    /// Triangle/triangle tests (static intersection).
+    pub triangle_tests: u64,
+}
+
+impl Counters {
+    pub fn elementary_tests(&self) -> u64 {
+        self.vf_tests + self.fv_tests + self.ee_tests
+    }
+}
+
+impl AddAssign for Counters {
+    fn add_assign(&mut self, o: Counters) {
+        self.bv_tests += o.bv_tests;
+        self.vf_tests += o.vf_tests;
+        self.fv_tests += o.fv_tests;
+        self.ee_tests += o.ee_tests;
+        self.triangle_tests += o.triangle_tests;
+    }
+}
+
+/// A query's answer with its counters.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Counted<T> {
+    pub value: T,
+    pub counters: Counters,
+}
+
+/// Which features meet; A's feature is named first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ContactKind {
+    /// Vertex of A, face of B.
+    VertexFace,
+    /// Face of A, vertex of B.
+    FaceVertex,
+    EdgeEdge,
+    /// Only from proximity: vertex of A nearest to the inside of an edge of B.
+    VertexEdge,
+    /// Only from proximity: inside of an edge of A nearest to a vertex of B.
+    EdgeVertex,
+    /// Only from proximity.
+    VertexVertex,
+}
+
+impl ContactKind {
+    /// `vertex_face`, `face_vertex`, `edge_edge`, …: the names used in JSON output.
+    pub fn name(self) -> &'static str {
+        match self {
+            ContactKind::VertexFace => "vertex_face",
+            ContactKind::FaceVertex => "face_vertex",
+            ContactKind::EdgeEdge => "edge_edge",
+            ContactKind::VertexEdge => "vertex_edge",
+            ContactKind::EdgeVertex => "edge_vertex",
+            ContactKind::VertexVertex => "vertex_vertex",
+        }
+    }
+}
+
+/// A contact found along a motion, in world coordinates at the contact time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Contact {
+    /// In `[0, 1]`, the fraction of the step.
+    pub time: f64,
+    /// VF: A's vertex; FV: B's vertex; EE: midpoint of the edges' closest points.
+    pub point: DVec3,
+    /// Unit normal pointing from B toward A: the face normal (VF, FV) or the edges' cross
+    /// product (EE), oriented toward the side A came from.
+    pub normal: DVec3,
+    pub kind: ContactKind,
+    /// Vertex, face or edge index in A's mesh (per `kind`).
+    pub feature_a: u32,
+    /// Vertex, face or edge index in B's mesh.
+    pub feature_b: u32,
+}
+
+/// Settings of the continuous queries.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct QueryOptions {
+    /// Largest distance between primitives at a root for it to count as a contact, as a
+    /// fraction of the query's coordinate scale (docs/motion.md §5).
+    pub contact_tolerance: f64,
+    /// Time intervals of box pairs are split down to `1 / 2^subdivision_depth` of the step
+    /// (docs/continuous-obb.md §4).
+    pub subdivision_depth: u32,
+    /// A pair's interval is split only when its sweep exceeds this multiple of the two
+    /// boxes' radii.
+    pub subdivision_ratio: f64,
+}
+
+impl Default for QueryOptions {
+    fn default() -> Self {
+        QueryOptions {
+            contact_tolerance: 1e-10,
+            subdivision_depth: 3,
+            subdivision_ratio: 1.0,
+        }
+    }
+}

@@ -1,0 +1,211 @@
+//! Feature pairs closer than a distance, with their closest points: how the solver follows
+//! its contacts between steps.
+
+use super::{ContactKind, Counted, Counters};
+use crate::bvh::separated;
+use crate::geometry::closest_points_segments;
+use crate::{Collider, Mesh, Pose};
+use glam::DVec3;
+
+/// Two features closer than the query distance, at their closest points (world coordinates).
+///
+/// Only pairs whose closest points lie inside both features are reported: a vertex and the
+/// inside of a face (or its boundary), the insides of two edges, a vertex and the inside of
+/// an edge, or two vertices. So each local minimum of the distance appears once, not once
+/// per incident edge.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ProximityPair {
+    pub kind: ContactKind,
+    pub feature_a: u32,
+    pub feature_b: u32,
+    pub point_a: DVec3,
+    pub point_b: DVec3,
+    pub distance: f64,
+    /// Unit, from B toward A.
+    pub normal: DVec3,
+}
+
+/// Every feature pair of A (at `pose_a`) and B (at `pose_b`) closer than `distance`.
+pub fn proximity(
+    a: &Collider,
+    pose_a: &Pose,
+    b: &Collider,
+    pose_b: &Pose,
+    distance: f64,
+) -> Counted<Vec<ProximityPair>> {
+    let to_b = pose_b.inverse() * *pose_a;
+    let (tree_a, tree_b) = (a.tree(), b.tree());
+    let mut counters = Counters::default();
+    let mut pairs = Vec::new();
+    let mut stack = vec![(0u32, 0u32)];
+    while let Some((na, nb)) = stack.pop() {
+        let (node_a, node_b) = (tree_a.node(na), tree_b.node(nb));
+        counters.bv_tests += 1;
+        if separated(&node_b.obb, &node_a.obb.transformed(&to_b), distance) {
+            continue;
+        }
+        match (node_a.is_leaf(), node_b.is_leaf()) {
+            (true, true) => {
+                for &ta in tree_a.leaf_triangles(node_a) {
+                    for &tb in tree_b.leaf_triangles(node_b) {
+                        leaf_pair(
+                            a.mesh(),
+                            &to_b,
+                            b.mesh(),
+                            ta,
+                            tb,
+                            distance,
+                            &mut counters,
+                            &mut pairs,
+                        );
+                    }
+                }
+            }
+            (leaf_a, leaf_b) => {
+                if leaf_b || (!leaf_a && node_a.obb.radius() >= node_b.obb.radius()) {
+                    let (l, r) = tree_a.children(na);
+                    stack.extend([(l, nb), (r, nb)]);
+                } else {
+                    let (l, r) = tree_b.children(nb);
+                    stack.extend([(na, l), (na, r)]);
+                }
+            }
+        }
+    }
+    for p in &mut pairs {
+        p.point_a = pose_b.transform_point(p.point_a);
+        p.point_b = pose_b.transform_point(p.point_b);
+        p.normal = pose_b.transform_vector(p.normal);
+    }
+    Counted {
+        value: pairs,
+        counters,
+    }
+}
+
+/// Projection of `x` on the plane of `tri` if it falls inside the (closed) triangle.
+fn project_inside(x: DVec3, tri: &[DVec3; 3], n: DVec3) -> Option<DVec3> {
+    let p = x - n * (x - tri[0]).dot(n);
+    let inside = (0..3).all(|i| (tri[(i + 1) % 3] - tri[i]).cross(p - tri[i]).dot(n) >= 0.0);
+    inside.then_some(p)
+}
+
+/// Unit direction from `from` to `to`, or `fallback` when they coincide.
+fn direction(from: DVec3, to: DVec3, fallback: DVec3) -> DVec3 {
+    (to - from).try_normalize().unwrap_or(fallback)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn leaf_pair(
+    mesh_a: &Mesh,
+    to_b: &Pose,
+    mesh_b: &Mesh,
+    ta: u32,
+    tb: u32,
+    distance: f64,
+    counters: &mut Counters,
+    out: &mut Vec<ProximityPair>,
+) {
+    let tri_b = mesh_b.triangle_points(tb);
+    let n_b = mesh_b.normal(tb);
+    for v in mesh_a.owned_vertices(ta) {
+        counters.vf_tests += 1;
+        let x = to_b.transform_point(mesh_a.vertex(v));
+        if let Some(p) = project_inside(x, &tri_b, n_b) {
+            let d = (x - p).length();
+            if d < distance {
+                let normal = if (x - p).dot(n_b) < 0.0 { -n_b } else { n_b };
+                out.push(ProximityPair {
+                    kind: ContactKind::VertexFace,
+                    feature_a: v,
+                    feature_b: tb,
+                    point_a: x,
+                    point_b: p,
+                    distance: d,
+                    normal,
+                });
+            }
+        }
+    }
+    let tri_a = mesh_a.triangle_points(ta).map(|p| to_b.transform_point(p));
+    let n_a = to_b.transform_vector(mesh_a.normal(ta));
+    for v in mesh_b.owned_vertices(tb) {
+        counters.fv_tests += 1;
+        let y = mesh_b.vertex(v);
+        if let Some(p) = project_inside(y, &tri_a, n_a) {
+            let d = (y - p).length();
+            if d < distance {
+                let normal = if (y - p).dot(n_a) > 0.0 { -n_a } else { n_a };
+                out.push(ProximityPair {
+                    kind: ContactKind::FaceVertex,
+                    feature_a: ta,
+                    feature_b: v,
+                    point_a: p,
+                    point_b: y,
+                    distance: d,
+                    normal,
+                });
+            }
+        }
+    }
+    for ea in mesh_a.owned_edges(ta) {
+        let [va0, va1] = mesh_a.edge(ea);
+        let (p, q) = (
+            to_b.transform_point(mesh_a.vertex(va0)),
+            to_b.transform_point(mesh_a.vertex(va1)),
+        );
+        for eb in mesh_b.owned_edges(tb) {
+            counters.ee_tests += 1;
+            let [vb0, vb1] = mesh_b.edge(eb);
+            let (c, d) = (mesh_b.vertex(vb0), mesh_b.vertex(vb1));
+            let (s, t, pa, pb) = closest_points_segments(p, q, c, d);
+            let dist = (pa - pb).length();
+            if dist >= distance {
+                continue;
+            }
+            let end_a = (s == 0.0).then_some(va0).or((s == 1.0).then_some(va1));
+            let end_b = (t == 0.0).then_some(vb0).or((t == 1.0).then_some(vb1));
+            // A vertex is reported through its first incident edge only.
+            let first_a = |v: u32| mesh_a.vertex_edges(v).first() == Some(&ea);
+            let first_b = |v: u32| mesh_b.vertex_edges(v).first() == Some(&eb);
+            let cross = (q - p).cross(d - c);
+            let (kind, fa, fb, fallback) = match (end_a, end_b) {
+                (None, None) => {
+                    let n = cross.try_normalize().unwrap_or(n_b);
+                    let n = if n.dot(pa - pb) < 0.0 { -n } else { n };
+                    (ContactKind::EdgeEdge, ea, eb, n)
+                }
+                (Some(v), None) if first_a(v) => (
+                    ContactKind::VertexEdge,
+                    v,
+                    eb,
+                    cross.try_normalize().unwrap_or(DVec3::Z),
+                ),
+                (None, Some(v)) if first_b(v) => (
+                    ContactKind::EdgeVertex,
+                    ea,
+                    v,
+                    cross.try_normalize().unwrap_or(DVec3::Z),
+                ),
+                (Some(x), Some(y)) if first_a(x) && first_b(y) => {
+                    (ContactKind::VertexVertex, x, y, n_b)
+                }
+                _ => continue,
+            };
+            let normal = if dist > 0.0 {
+                direction(pb, pa, fallback)
+            } else {
+                fallback
+            };
+            out.push(ProximityPair {
+                kind,
+                feature_a: fa,
+                feature_b: fb,
+                point_a: pa,
+                point_b: pb,
+                distance: dist,
+                normal,
+            });
+        }
+    }
+}

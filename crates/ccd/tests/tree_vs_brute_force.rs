@@ -1,0 +1,213 @@
+//! The tree queries against brute force (every feature pair, no tree) on thousands of random
+//! motions of small meshes.
+
+mod common;
+
+use common::*;
+use glam::DVec3;
+use mockup_ccd::geometry::{
+    closest_point_on_triangle, closest_points_segments, triangles_intersect,
+};
+use mockup_ccd::query::reference;
+use mockup_ccd::{
+    Collider, Mesh, Pose, QueryOptions, RelativeMotion, contacts_within, first_contact, intersects,
+    proximity,
+};
+use proptest::prelude::*;
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// Same first contact (time, kind and features) with and without the tree: the boxes,
+    /// the interval test, time subdivision and pruning never lose the earliest contact.
+    #[test]
+    fn first_contact_matches_brute_force(case in arb_case(), depth in 0u32..5) {
+        let (a, b) = (Collider::new(case.a), Collider::new(case.b));
+        let opts = QueryOptions { subdivision_depth: depth, ..Default::default() };
+        let tree = first_contact(&a, &case.motion_a, &b, &case.motion_b, &opts);
+        let brute = reference::first_contact(&a, &case.motion_a, &b, &case.motion_b, &opts);
+        prop_assert_eq!(tree.value, brute.value);
+        // and the tree did less work whenever the brute force had many pairs to test
+        prop_assert!(tree.counters.elementary_tests() <= brute.counters.elementary_tests());
+    }
+
+    /// `contacts_within` returns every feature pair's earliest contact up to `t_max`, the
+    /// same set as brute force, all within the limit, the first one being `first_contact`.
+    #[test]
+    fn contacts_within_matches_brute_force(case in arb_case(), t_max in 0.0..1.0f64) {
+        let (a, b) = (Collider::new(case.a), Collider::new(case.b));
+        let opts = QueryOptions::default();
+        let tree = contacts_within(&a, &case.motion_a, &b, &case.motion_b, t_max, &opts).value;
+        let brute = reference::contacts_within(&a, &case.motion_a, &b, &case.motion_b, t_max, &opts).value;
+        prop_assert_eq!(&tree, &brute);
+        prop_assert!(tree.iter().all(|c| c.time <= t_max + 1e-12));
+        let first = first_contact(&a, &case.motion_a, &b, &case.motion_b, &opts).value;
+        if let Some(c) = tree.first() {
+            prop_assert_eq!(Some(*c), first);
+        } else if let Some(f) = first {
+            prop_assert!(f.time > t_max - 1e-12);
+        }
+    }
+
+    /// Just before a reported contact the meshes are apart; just after a transversal contact
+    /// inside a face (or between edge interiors) they intersect.
+    #[test]
+    fn before_apart_after_through(case in arb_case()) {
+        let (a, b) = (Collider::new(case.a.clone()), Collider::new(case.b.clone()));
+        let hit = first_contact(&a, &case.motion_a, &b, &case.motion_b, &QueryOptions::default()).value;
+        let Some(c) = hit else { return Ok(()); };
+        let rel = RelativeMotion::new(&case.motion_a, &case.motion_b);
+        let at = |t: f64| intersects(&a, &rel.pose_a_at(t), &b, &rel.pose_b_at(t)).value;
+        if c.time > 1e-6 {
+            prop_assert!(!at(c.time - 1e-7 * c.time.max(1e-3)), "intersecting just before t = {}", c.time);
+        }
+        if c.time < 1.0 - 1e-5 && transversal(&case.a, &case.b, &rel, &c) {
+            prop_assert!(at(c.time + 1e-6), "not intersecting just after t = {}", c.time);
+        }
+    }
+
+    /// The static test against every triangle pair.
+    #[test]
+    fn intersects_matches_brute_force(ma in arb_mesh(), mb in arb_mesh(), pa in arb_pose(1.5), pb in arb_pose(0.5)) {
+        let brute = (0..ma.triangles().len() as u32).any(|ta| {
+            let x = ma.triangle_points(ta).map(|p| pa.transform_point(p));
+            (0..mb.triangles().len() as u32).any(|tb| {
+                let y = mb.triangle_points(tb).map(|p| pb.transform_point(p));
+                !ma.is_degenerate(ta) && !mb.is_degenerate(tb) && triangles_intersect(&x, &y)
+            })
+        });
+        let (a, b) = (Collider::new(ma), Collider::new(mb));
+        prop_assert_eq!(intersects(&a, &pa, &b, &pb).value, brute);
+    }
+
+    /// Proximity: every reported distance is right, and the smallest equals the true
+    /// distance between the meshes whenever that is below the query distance.
+    #[test]
+    fn proximity_finds_the_true_distance(ma in arb_mesh(), mb in arb_mesh(), pa in arb_pose(2.0), pb in arb_pose(0.5), d in 0.05..1.0f64) {
+        let truth = mesh_distance(&ma, &pa, &mb, &pb);
+        // Proximity reports feature pairs of meshes that are apart; crossing faces have no
+        // closest vertex/edge pair at distance 0.
+        prop_assume!(truth > 0.0);
+        let (a, b) = (Collider::new(ma), Collider::new(mb));
+        let pairs = proximity(&a, &pa, &b, &pb, d).value;
+        for p in &pairs {
+            prop_assert!(p.distance < d);
+            prop_assert!(((p.point_a - p.point_b).length() - p.distance).abs() < 1e-12);
+            prop_assert!((p.normal.length() - 1.0).abs() < 1e-9);
+            if p.distance > 1e-9 {
+                prop_assert!(p.normal.dot(p.point_a - p.point_b) > 0.0, "normal points from B to A");
+            }
+        }
+        let least = pairs.iter().map(|p| p.distance).fold(f64::INFINITY, f64::min);
+        if truth < d {
+            prop_assert!((least - truth).abs() < 1e-9, "least {least}, truth {truth}");
+        } else {
+            prop_assert!(pairs.is_empty());
+        }
+    }
+}
+
+/// The contact is a clean crossing: a vertex strictly inside a face (or edges crossing in
+/// their interiors) with a clear approach speed, so any motion past it penetrates.
+fn transversal(a: &Mesh, b: &Mesh, rel: &RelativeMotion, c: &mockup_ccd::Contact) -> bool {
+    use mockup_ccd::ContactKind::*;
+    let (t, dt) = (c.time, 1e-6);
+    let pa0 = rel.pose_a_at(t);
+    let pa1 = rel.pose_a_at((t + dt).min(1.0));
+    let pb0 = rel.pose_b_at(t);
+    let pb1 = rel.pose_b_at((t + dt).min(1.0));
+    let margin = |p: [DVec3; 3], x: DVec3| {
+        let n = (p[1] - p[0]).cross(p[2] - p[0]);
+        let area = n.length();
+        let bary = (0..3)
+            .map(|i| (p[(i + 1) % 3] - p[i]).cross(x - p[i]).dot(n) / (area * area))
+            .fold(f64::INFINITY, f64::min);
+        bary
+    };
+    match c.kind {
+        VertexFace => {
+            let tri = b
+                .triangle_points(c.feature_b)
+                .map(|p| pb0.transform_point(p));
+            let n = (tri[1] - tri[0]).cross(tri[2] - tri[0]).normalize();
+            let x0 = pa0.transform_point(a.vertex(c.feature_a));
+            let x1 = pa1.transform_point(a.vertex(c.feature_a));
+            let speed =
+                ((x1 - pb1.transform_point(pb0.inverse().transform_point(x0))).dot(n) / dt).abs();
+            margin(tri, x0) > 0.05 && speed > 0.05
+        }
+        FaceVertex => {
+            let tri = a
+                .triangle_points(c.feature_a)
+                .map(|p| pa0.transform_point(p));
+            let tri1 = a
+                .triangle_points(c.feature_a)
+                .map(|p| pa1.transform_point(p));
+            let y = pb0.transform_point(b.vertex(c.feature_b));
+            let n = (tri[1] - tri[0]).cross(tri[2] - tri[0]).normalize();
+            let speed = ((tri1[0] - tri[0]).dot(n) / dt).abs();
+            margin(tri, y) > 0.05 && speed > 0.05
+        }
+        EdgeEdge => {
+            let [p, q] = a.edge_points(c.feature_a).map(|x| pa0.transform_point(x));
+            let [r, s] = b.edge_points(c.feature_b).map(|x| pb0.transform_point(x));
+            let (u, v, _, _) = closest_points_segments(p, q, r, s);
+            let [p1, q1] = a.edge_points(c.feature_a).map(|x| pa1.transform_point(x));
+            let [r1, s1] = b.edge_points(c.feature_b).map(|x| pb1.transform_point(x));
+            let n = (q - p).cross(s - r);
+            let sep = |p: DVec3, q: DVec3, r: DVec3, s: DVec3| (p - r).dot((q - p).cross(s - r));
+            let speed =
+                ((sep(p1, q1, r1, s1) - sep(p, q, r, s)) / dt).abs() / n.length().max(1e-12);
+            (0.05..0.95).contains(&u)
+                && (0.05..0.95).contains(&v)
+                && n.length() > 0.05 * (q - p).length() * (s - r).length()
+                && speed > 0.05
+        }
+        _ => false,
+    }
+}
+
+/// Distance between two placed meshes by brute force over vertex/face and edge/edge pairs.
+fn mesh_distance(ma: &Mesh, pa: &Pose, mb: &Mesh, pb: &Pose) -> f64 {
+    let va: Vec<DVec3> = ma
+        .vertices()
+        .iter()
+        .map(|&p| pa.transform_point(p))
+        .collect();
+    let vb: Vec<DVec3> = mb
+        .vertices()
+        .iter()
+        .map(|&p| pb.transform_point(p))
+        .collect();
+    let tris = |m: &Mesh, v: &[DVec3]| -> Vec<[DVec3; 3]> {
+        (0..m.triangles().len() as u32)
+            .filter(|&t| !m.is_degenerate(t))
+            .map(|t| m.triangle(t).map(|i| v[i as usize]))
+            .collect()
+    };
+    let (ta, tb) = (tris(ma, &va), tris(mb, &vb));
+    let mut best = f64::INFINITY;
+    if ta
+        .iter()
+        .any(|x| tb.iter().any(|y| triangles_intersect(x, y)))
+    {
+        return 0.0;
+    }
+    for (from, to) in [(&ta, &tb), (&tb, &ta)] {
+        for x in from.iter() {
+            for y in to.iter() {
+                for &p in x {
+                    best = best.min((p - closest_point_on_triangle(p, y[0], y[1], y[2])).length());
+                }
+                for i in 0..3 {
+                    for j in 0..3 {
+                        let (_, _, p, q) =
+                            closest_points_segments(x[i], x[(i + 1) % 3], y[j], y[(j + 1) % 3]);
+                        best = best.min((p - q).length());
+                    }
+                }
+            }
+        }
+    }
+    best
+}
