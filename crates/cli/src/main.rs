@@ -1,1 +1,31 @@
-fn main() {}
+//! `mockup-cli`: Mockup without a window. Bad input prints a message naming it and exits
+//! with status 2.
+
+mod args;
+mod toi;
+
+use args::UsageError;
+
+fn usage() -> String {
+    format!("usage:\n  {}\n", toi::USAGE)
+}
+
+fn main() {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let result = match argv.first().map(String::as_str) {
+        Some("toi") => toi::run(&argv[1..]),
+        Some("help" | "--help" | "-h") => {
+            print!("{}", usage());
+            Ok(())
+        }
+        Some(other) => Err(UsageError(format!(
+            "unknown command {other:?}\n{}",
+            usage()
+        ))),
+        None => Err(UsageError(usage())),
+    };
+    if let Err(e) = result {
+        eprintln!("mockup-cli: {e}");
+        std::process::exit(2);
+    }
+}

@@ -1,0 +1,66 @@
+//! `mockup-cli toi`: the first time of impact of a moving OBJ against a fixed one.
+
+use crate::args::{Options, UsageError};
+use mockup_ccd::{Collider, Counters, Motion, Pose, QueryOptions, first_contact};
+use serde_json::{Value, json};
+use std::path::Path;
+
+pub const USAGE: &str =
+    "mockup-cli toi --moving A.obj --from POSE --to POSE --fixed B.obj [--fixed-pose POSE]
+    POSE = tx,ty,tz,qx,qy,qz,qw (translation, then a quaternion)
+    Prints one JSON line: {\"hit\":true,\"time\":…,\"kind\":…,\"point\":[…],\"normal\":[…],
+    \"moving_feature\":i,\"fixed_feature\":j,\"counters\":{…}} or {\"hit\":false,\"counters\":{…}}";
+
+pub fn counters_json(c: &Counters) -> Value {
+    json!({
+        "bv_tests": c.bv_tests,
+        "vf_tests": c.vf_tests,
+        "fv_tests": c.fv_tests,
+        "ee_tests": c.ee_tests,
+    })
+}
+
+fn load(path: &str) -> Result<Collider, UsageError> {
+    let obj =
+        mockup_scene::obj::load_merged(Path::new(path)).map_err(|e| UsageError(e.to_string()))?;
+    for w in &obj.warnings {
+        eprintln!("warning: {w}");
+    }
+    Ok(Collider::new(obj.mesh))
+}
+
+pub fn run(args: &[String]) -> Result<(), UsageError> {
+    let o = Options::parse(args, &["moving", "from", "to", "fixed", "fixed-pose"])?;
+    let from = o
+        .pose("from")?
+        .ok_or_else(|| UsageError("missing --from".into()))?;
+    let to = o
+        .pose("to")?
+        .ok_or_else(|| UsageError("missing --to".into()))?;
+    let fixed_pose = o.pose("fixed-pose")?.unwrap_or(Pose::IDENTITY);
+    let moving = load(o.required("moving")?)?;
+    let fixed = load(o.required("fixed")?)?;
+    let result = first_contact(
+        &moving,
+        &Motion::new(from, to),
+        &fixed,
+        &Motion::stationary(fixed_pose),
+        &QueryOptions::default(),
+    );
+    let counters = counters_json(&result.counters);
+    let line = match result.value {
+        Some(c) => json!({
+            "hit": true,
+            "time": c.time,
+            "kind": c.kind.name(),
+            "point": c.point.to_array(),
+            "normal": c.normal.to_array(),
+            "moving_feature": c.feature_a,
+            "fixed_feature": c.feature_b,
+            "counters": counters,
+        }),
+        None => json!({ "hit": false, "counters": counters }),
+    };
+    println!("{line}");
+    Ok(())
+}

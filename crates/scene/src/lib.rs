@@ -1,0 +1,3 @@
+//! Scene documents and OBJ import. No Bevy.
+
+pub mod obj;
