@@ -196,3 +196,25 @@ fn tunnelling_through_a_slotted_wall() {
     // the plate's leading face (x = +0.5) meets the wall face x = -0.05 after 2.45 of 6
     assert!((hit.time - 2.45 / 6.0).abs() < 1e-14, "{}", hit.time);
 }
+
+/// Poses that are not poses give no contact, quickly, instead of visiting every pair.
+#[test]
+fn non_finite_poses_give_no_contact() {
+    let cube = Collider::new(load_obj(&data("ccd-cases/meshes/cube.obj")));
+    let rest = Motion::stationary(Pose::IDENTITY);
+    for bad in [
+        Pose::from_translation(DVec3::new(f64::NAN, 0.0, 0.0)),
+        Pose::new(DQuat::from_xyzw(0.0, 0.0, 0.0, 0.0), DVec3::ZERO),
+        Pose::from_translation(DVec3::new(f64::INFINITY, 0.0, 0.0)),
+    ] {
+        let r = first_contact(
+            &cube,
+            &Motion::new(Pose::IDENTITY, bad),
+            &cube,
+            &rest,
+            &QueryOptions::default(),
+        );
+        assert!(r.value.is_none());
+        assert_eq!(r.counters.bv_tests, 0);
+    }
+}

@@ -21,7 +21,7 @@ proptest! {
     /// Same first contact (time, kind and features) with and without the tree: the boxes,
     /// the interval test, time subdivision and pruning never lose the earliest contact.
     #[test]
-    fn first_contact_matches_brute_force(case in arb_case(), depth in 0u32..5) {
+    fn first_contact_matches_brute_force(case in arb_case(), depth in 0u32..10) {
         let (a, b) = (Collider::new(case.a), Collider::new(case.b));
         let opts = QueryOptions { subdivision_depth: depth, ..Default::default() };
         let tree = first_contact(&a, &case.motion_a, &b, &case.motion_b, &opts);
@@ -119,10 +119,9 @@ fn transversal(a: &Mesh, b: &Mesh, rel: &RelativeMotion, c: &mockup_ccd::Contact
     let margin = |p: [DVec3; 3], x: DVec3| {
         let n = (p[1] - p[0]).cross(p[2] - p[0]);
         let area = n.length();
-        let bary = (0..3)
+        (0..3)
             .map(|i| (p[(i + 1) % 3] - p[i]).cross(x - p[i]).dot(n) / (area * area))
-            .fold(f64::INFINITY, f64::min);
-        bary
+            .fold(f64::INFINITY, f64::min)
     };
     match c.kind {
         VertexFace => {

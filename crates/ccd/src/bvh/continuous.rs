@@ -2,9 +2,11 @@
 //! separating axes (docs/continuous-obb.md §3–4).
 
 use super::interval::Interval;
-use super::obb::{Obb, separated_by_axes};
+use super::obb::{
+    Obb, abs_bound, cross_axes_separate, face_axis_e_separates, face_axis_f_separates,
+};
 use crate::{Pose, Screw};
-use glam::DVec3;
+use glam::{DMat3, DVec3};
 
 fn sinc(x: f64) -> f64 {
     if x.abs() < 1e-6 {
@@ -20,8 +22,9 @@ fn sinc(x: f64) -> f64 {
 pub struct IntervalMotion {
     pub t0: f64,
     pub t1: f64,
-    /// Body coordinates → fixed frame at the mid-time.
-    at_mid: Pose,
+    /// Body coordinates → fixed frame at the mid-time: rotation and translation.
+    rotation: DMat3,
+    translation: DVec3,
     axis: DVec3,
     perp: DVec3,
     axis_cross_perp: DVec3,
@@ -57,11 +60,13 @@ impl IntervalMotion {
         };
         let b2 = b1 * (0.5 * phi).tan();
         let zm = screw.z_of_t(tm);
+        let at_mid = screw.displacement_at(tm) * *start;
         let s = screw.axial();
         IntervalMotion {
             t0,
             t1,
-            at_mid: screw.displacement_at(tm) * *start,
+            rotation: DMat3::from_quat(at_mid.rotation),
+            translation: at_mid.translation,
             axis: screw.axis(),
             perp: screw.perp(),
             axis_cross_perp: screw.axis().cross(screw.perp()),
@@ -84,54 +89,128 @@ impl IntervalMotion {
         self.a2 * (x_perp - 0.5 * self.perp) - self.b2 * self.axis_cross_perp
     }
 
-    /// Intervals holding `C_ij(t)`, `T_F,i(t)` and `T_E,j(t)` for every `t` of the interval
-    /// (docs/continuous-obb.md §3), and the moving centre at mid-time.
+    /// What every bound of one box pair starts from: the moving box at mid-time and the
+    /// axis' components.
+    fn prepare(&self, fixed: &Obb, moving: &Obb) -> Prepared {
+        let rot = &self.rotation;
+        let e_c = *rot * moving.center + self.translation;
+        let e = [
+            *rot * moving.axes[0],
+            *rot * moving.axes[1],
+            *rot * moving.axes[2],
+        ];
+        let u = self.axis;
+        let mut p = Prepared {
+            e,
+            e_c,
+            uf: [0.0; 3],
+            ue: [0.0; 3],
+            je: [DVec3::ZERO; 3],
+            t: e_c - fixed.center,
+        };
+        for k in 0..3 {
+            p.uf[k] = fixed.axes[k].dot(u);
+            p.ue[k] = e[k].dot(u);
+            p.je[k] = u.cross(e[k]);
+        }
+        p
+    }
+
+    /// `C_ij(t) = f_i·e_j(t)` over the interval.
+    #[inline]
+    fn c_entry(&self, p: &Prepared, fixed: &Obb, i: usize, j: usize) -> Interval {
+        let f = fixed.axes[i];
+        let cij = f.dot(p.e[j]);
+        Interval::around(cij, self.a1 * f.dot(p.je[j]).abs())
+            .plus_fraction_of(-self.a2 * (cij - p.uf[i] * p.ue[j]))
+            .clamp_unit()
+    }
+
+    /// `T_F,i(t) = f_i·(c_E(t) − c_F)`; `ga`, `ra` are the sweep amplitudes of `c_E`.
+    #[inline]
+    fn t_f_entry(&self, p: &Prepared, fixed: &Obb, (ga, ra): (DVec3, DVec3), i: usize) -> Interval {
+        let f = fixed.axes[i];
+        Interval::around(f.dot(p.t), f.dot(ga).abs()).plus_fraction_of(-f.dot(ra))
+            + p.uf[i] * self.dsigma
+    }
+
+    /// `T_E,j(t) = e_j(t)·(c_E(t) − c_F)`; `gb`, `rb` are the backward sweep of `c_F`.
+    #[inline]
+    fn t_e_entry(&self, p: &Prepared, (gb, rb): (DVec3, DVec3), j: usize) -> Interval {
+        let e = p.e[j];
+        Interval::around(e.dot(p.t), e.dot(gb).abs()).plus_fraction_of(e.dot(rb))
+            + p.ue[j] * self.dsigma
+    }
+
+    fn sweep_of(&self, x: DVec3) -> (DVec3, DVec3) {
+        (self.tangential(x), self.radial(x))
+    }
+
+    /// Whether `fixed` (in the fixed frame) and `moving` (in the moving body's coordinates)
+    /// are separated at every instant of the interval. Quantities are computed as the tests
+    /// need them: most pairs in close proximity fall to one of the fixed box's face axes,
+    /// which needs a single row of `C`.
+    pub fn test(&self, fixed: &Obb, moving: &Obb) -> BoxTest {
+        let p = self.prepare(fixed, moving);
+        let sweep_a = self.sweep_of(p.e_c);
+        let sweep = self.dsigma.mag()
+            + sweep_a.0.length()
+            + sweep_a.1.length()
+            + (self.a1 + self.a2) * moving.radius();
+        let separated = BoxTest {
+            separated: true,
+            sweep,
+        };
+        let (b, a) = (fixed.half, moving.half);
+        let mut c = [[Interval::point(0.0); 3]; 3];
+        let mut ca = [[0.0; 3]; 3];
+        let mut t_f = [Interval::point(0.0); 3];
+        for i in 0..3 {
+            for j in 0..3 {
+                c[i][j] = self.c_entry(&p, fixed, i, j);
+                ca[i][j] = abs_bound(c[i][j]);
+            }
+            t_f[i] = self.t_f_entry(&p, fixed, sweep_a, i);
+            if face_axis_f_separates(&ca, t_f[i], i, b, a, 0.0) {
+                return separated;
+            }
+        }
+        let sweep_b = self.sweep_of(fixed.center);
+        for j in 0..3 {
+            if face_axis_e_separates(&ca, self.t_e_entry(&p, sweep_b, j), j, b, a, 0.0) {
+                return separated;
+            }
+        }
+        BoxTest {
+            separated: cross_axes_separate(&c, &ca, &t_f, b, a, 0.0),
+            sweep,
+        }
+    }
+
+    /// All the intervals at once (for tests): `C`, `T_F`, `T_E`.
+    #[cfg(test)]
     fn bounds(
         &self,
         fixed: &Obb,
         moving: &Obb,
-    ) -> ([[Interval; 3]; 3], [Interval; 3], [Interval; 3], DVec3) {
-        let e_c = self.at_mid.transform_point(moving.center);
-        let e = moving.axes.map(|x| self.at_mid.rotation * x);
-        let f = &fixed.axes;
-        let u = self.axis;
-        let uf = f.map(|x| x.dot(u));
-        let ue = e.map(|x| x.dot(u));
-        let je = e.map(|x| u.cross(x));
-        let c: [[Interval; 3]; 3] = std::array::from_fn(|i| {
-            std::array::from_fn(|j| {
-                let cij = f[i].dot(e[j]);
-                Interval::around(cij, self.a1 * f[i].dot(je[j]).abs())
-                    .plus_fraction_of(-self.a2 * (cij - uf[i] * ue[j]))
-                    .clamp_unit()
-            })
-        });
-        let t = e_c - fixed.center;
-        let (ga, ra) = (self.tangential(e_c), self.radial(e_c));
-        let (gb, rb) = (self.tangential(fixed.center), self.radial(fixed.center));
-        let t_f: [Interval; 3] = std::array::from_fn(|i| {
-            Interval::around(f[i].dot(t), f[i].dot(ga).abs()).plus_fraction_of(-f[i].dot(ra))
-                + uf[i] * self.dsigma
-        });
-        let t_e: [Interval; 3] = std::array::from_fn(|j| {
-            Interval::around(e[j].dot(t), e[j].dot(gb).abs()).plus_fraction_of(e[j].dot(rb))
-                + ue[j] * self.dsigma
-        });
-        (c, t_f, t_e, e_c)
+    ) -> ([[Interval; 3]; 3], [Interval; 3], [Interval; 3]) {
+        let p = self.prepare(fixed, moving);
+        let (sa, sb) = (self.sweep_of(p.e_c), self.sweep_of(fixed.center));
+        let c = std::array::from_fn(|i| std::array::from_fn(|j| self.c_entry(&p, fixed, i, j)));
+        let t_f = std::array::from_fn(|i| self.t_f_entry(&p, fixed, sa, i));
+        let t_e = std::array::from_fn(|j| self.t_e_entry(&p, sb, j));
+        (c, t_f, t_e)
     }
+}
 
-    /// Whether `fixed` (in the fixed frame) and `moving` (in the moving body's coordinates)
-    /// are separated at every instant of the interval.
-    pub fn test(&self, fixed: &Obb, moving: &Obb) -> BoxTest {
-        let (c, t_f, t_e, e_c) = self.bounds(fixed, moving);
-        BoxTest {
-            separated: separated_by_axes(&c, &t_f, &t_e, fixed.half, moving.half, 0.0),
-            sweep: self.dsigma.mag()
-                + self.tangential(e_c).length()
-                + self.radial(e_c).length()
-                + (self.a1 + self.a2) * moving.radius(),
-        }
-    }
+/// Per-pair quantities shared by the bounds.
+struct Prepared {
+    e: [DVec3; 3],
+    e_c: DVec3,
+    uf: [f64; 3],
+    ue: [f64; 3],
+    je: [DVec3; 3],
+    t: DVec3,
 }
 
 #[cfg(test)]
@@ -216,7 +295,7 @@ mod tests {
         ) {
             let start = Pose::new(start.0, start.1);
             let t1 = (t0 + len).min(1.0);
-            let (c, t_f, t_e, _) = IntervalMotion::new(&screw, &start, t0, t1).bounds(&fixed, &moving);
+            let (c, t_f, t_e) = IntervalMotion::new(&screw, &start, t0, t1).bounds(&fixed, &moving);
             let inside = |iv: Interval, x: f64| iv.lo - 1e-9 <= x && x <= iv.hi + 1e-9;
             for k in 0..=32 {
                 let t = t0 + (t1 - t0) * k as f64 / 32.0;

@@ -152,22 +152,63 @@ pub fn separated_by_axes<S: Bound>(
     a: DVec3,
     margin: f64,
 ) -> bool {
-    let ca: [[f64; 3]; 3] =
-        std::array::from_fn(|i| std::array::from_fn(|j| c[i][j].mag() + PARALLEL_SLACK));
+    let mut ca = [[0.0; 3]; 3];
     for i in 0..3 {
-        if t_f[i].mig() > b[i] + a.x * ca[i][0] + a.y * ca[i][1] + a.z * ca[i][2] + margin {
-            return true;
-        }
-    }
-    for j in 0..3 {
-        if t_e[j].mig() > a[j] + b.x * ca[0][j] + b.y * ca[1][j] + b.z * ca[2][j] + margin {
-            return true;
-        }
-    }
-    for i in 0..3 {
-        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
         for j in 0..3 {
-            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+            ca[i][j] = c[i][j].mag() + PARALLEL_SLACK;
+        }
+    }
+    (0..3).any(|i| face_axis_f_separates(&ca, t_f[i], i, b, a, margin))
+        || (0..3).any(|j| face_axis_e_separates(&ca, t_e[j], j, b, a, margin))
+        || cross_axes_separate(c, &ca, t_f, b, a, margin)
+}
+
+/// Upper bound of `|C_ij|` with the parallel-axes slack.
+pub fn abs_bound<S: Bound>(c: S) -> f64 {
+    c.mag() + PARALLEL_SLACK
+}
+
+/// Axis `f_i` (needs row `i` of `ca`).
+#[inline]
+pub fn face_axis_f_separates<S: Bound>(
+    ca: &[[f64; 3]; 3],
+    t_f: S,
+    i: usize,
+    b: DVec3,
+    a: DVec3,
+    margin: f64,
+) -> bool {
+    t_f.mig() > b[i] + a.x * ca[i][0] + a.y * ca[i][1] + a.z * ca[i][2] + margin
+}
+
+/// Axis `e_j` (needs column `j` of `ca`).
+#[inline]
+pub fn face_axis_e_separates<S: Bound>(
+    ca: &[[f64; 3]; 3],
+    t_e: S,
+    j: usize,
+    b: DVec3,
+    a: DVec3,
+    margin: f64,
+) -> bool {
+    t_e.mig() > a[j] + b.x * ca[0][j] + b.y * ca[1][j] + b.z * ca[2][j] + margin
+}
+
+/// The nine axes `f_i × e_j`.
+pub fn cross_axes_separate<S: Bound>(
+    c: &[[S; 3]; 3],
+    ca: &[[f64; 3]; 3],
+    t_f: &[S; 3],
+    b: DVec3,
+    a: DVec3,
+    margin: f64,
+) -> bool {
+    const NEXT: [usize; 3] = [1, 2, 0];
+    const PREV: [usize; 3] = [2, 0, 1];
+    for i in 0..3 {
+        let (i1, i2) = (NEXT[i], PREV[i]);
+        for j in 0..3 {
+            let (j1, j2) = (NEXT[j], PREV[j]);
             let lhs = (t_f[i2] * c[i1][j] - t_f[i1] * c[i2][j]).mig();
             let rhs = b[i1] * ca[i2][j] + b[i2] * ca[i1][j] + a[j1] * ca[i][j2] + a[j2] * ca[i][j1];
             // |f_i × e_j| ≤ 1; only the proximity query uses a margin.

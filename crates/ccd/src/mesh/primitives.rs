@@ -165,6 +165,100 @@ impl MeshBuilder {
         self
     }
 
+    /// A ring of quads between two circles of `n` points (`z0` radius `r0`, `z1` radius
+    /// `r1`), facing outward, or inward when `inward`.
+    fn band(
+        &mut self,
+        pose: Pose,
+        (r0, z0): (f64, f64),
+        (r1, z1): (f64, f64),
+        n: u32,
+        inward: bool,
+    ) {
+        let base = self.base();
+        for (r, z) in [(r0, z0), (r1, z1)] {
+            for i in 0..n {
+                let a = TAU * i as f64 / n as f64;
+                self.vertices
+                    .push(pose.transform_point(DVec3::new(r * a.cos(), r * a.sin(), z)));
+            }
+        }
+        for i in 0..n {
+            let j = (i + 1) % n;
+            let (p0, p1, q0, q1) = (base + i, base + j, base + n + i, base + n + j);
+            if inward {
+                self.triangles.push([p0, q1, p1]);
+                self.triangles.push([p0, q0, q1]);
+            } else {
+                self.triangles.push([p0, p1, q1]);
+                self.triangles.push([p0, q1, q0]);
+            }
+        }
+    }
+
+    /// A closed cylinder along the pose's z axis, centred on its origin: `n_around` sides,
+    /// `n_along` rings of quads, fan caps. `2 n_around (n_along + 1)` triangles.
+    pub fn cylinder(
+        mut self,
+        pose: Pose,
+        radius: f64,
+        length: f64,
+        n_around: u32,
+        n_along: u32,
+    ) -> Self {
+        let n_along = n_along.max(1);
+        for k in 0..n_along {
+            let z0 = length * (k as f64 / n_along as f64 - 0.5);
+            let z1 = length * ((k + 1) as f64 / n_along as f64 - 0.5);
+            self.band(pose, (radius, z0), (radius, z1), n_around, false);
+        }
+        for (z, up) in [(-0.5 * length, false), (0.5 * length, true)] {
+            let centre = self.base();
+            self.vertices
+                .push(pose.transform_point(DVec3::new(0.0, 0.0, z)));
+            let ring = self.base();
+            for i in 0..n_around {
+                let a = TAU * i as f64 / n_around as f64;
+                self.vertices.push(pose.transform_point(DVec3::new(
+                    radius * a.cos(),
+                    radius * a.sin(),
+                    z,
+                )));
+            }
+            for i in 0..n_around {
+                let (p, q) = (ring + i, ring + (i + 1) % n_around);
+                self.triangles
+                    .push(if up { [centre, p, q] } else { [centre, q, p] });
+            }
+        }
+        self
+    }
+
+    /// A thick tube (a bored cylinder) along the pose's z axis: inner radius `inner`, outer
+    /// `outer`. `4 n_around (n_along + 1)` triangles.
+    pub fn tube(
+        mut self,
+        pose: Pose,
+        inner: f64,
+        outer: f64,
+        length: f64,
+        n_around: u32,
+        n_along: u32,
+    ) -> Self {
+        let n_along = n_along.max(1);
+        for k in 0..n_along {
+            let z0 = length * (k as f64 / n_along as f64 - 0.5);
+            let z1 = length * ((k + 1) as f64 / n_along as f64 - 0.5);
+            self.band(pose, (outer, z0), (outer, z1), n_around, false);
+            self.band(pose, (inner, z0), (inner, z1), n_around, true);
+        }
+        let h = 0.5 * length;
+        // end rings: outward normals −z at the bottom, +z at the top
+        self.band(pose, (outer, -h), (inner, -h), n_around, false);
+        self.band(pose, (inner, h), (outer, h), n_around, false);
+        self
+    }
+
     /// An open flat sheet in the pose's xy plane, normal +z, `2 · nx · ny` triangles.
     pub fn grid(mut self, pose: Pose, size_x: f64, size_y: f64, nx: u32, ny: u32) -> Self {
         let (nx, ny) = (nx.max(1), ny.max(1));

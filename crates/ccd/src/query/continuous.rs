@@ -10,6 +10,60 @@ use super::{Contact, ContactKind, Counted, Counters, QueryOptions};
 use crate::bvh::IntervalMotion;
 use crate::elementary::{Hit, Tolerance, edge_edge, face_vertex, vertex_face};
 use crate::{Collider, Motion, Pose, RelativeMotion, Screw};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Multiplicative hashing for the small integer keys of the interval cache (the standard
+/// library's SipHash costs as much as a box test).
+#[derive(Default)]
+struct IntKeyHasher(u64);
+
+impl Hasher for IntKeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(x as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Interval motions of one piece, computed once each: an arena the traversal refers to by
+/// index, and a map from grid intervals `(i, j)` to arena slots.
+struct IntervalCache {
+    grid: u32,
+    arena: Vec<IntervalMotion>,
+    slots: HashMap<u32, u32, BuildHasherDefault<IntKeyHasher>>,
+}
+
+impl IntervalCache {
+    fn slot(&mut self, screw: &Screw, start: &Pose, i: u32, j: u32) -> u32 {
+        let key = i * (self.grid + 1) + j;
+        if let Some(&s) = self.slots.get(&key) {
+            return s;
+        }
+        let g = self.grid as f64;
+        self.arena.push(IntervalMotion::new(
+            screw,
+            start,
+            i as f64 / g,
+            j as f64 / g,
+        ));
+        let s = (self.arena.len() - 1) as u32;
+        self.slots.insert(key, s);
+        s
+    }
+}
+
+/// Deepest time subdivision: 2^12 slots per step.
+pub const MAX_SUBDIVISION_DEPTH: u32 = 12;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum Mode {
@@ -54,38 +108,53 @@ struct Sweep<'a> {
     counters: Counters,
     grid: u32,
     ratio: f64,
-    motions: Vec<Option<IntervalMotion>>,
+    intervals: IntervalCache,
+}
+
+/// A pair of nodes to test over the grid interval `[i, j]`, whose motion is arena slot `slot`.
+#[derive(Clone, Copy)]
+struct Pending {
+    na: u32,
+    nb: u32,
+    i: u32,
+    j: u32,
+    slot: u32,
 }
 
 impl<'a> Sweep<'a> {
-    fn interval_motion(&mut self, i: u32, j: u32) -> IntervalMotion {
-        let slot = (i * (self.grid + 1) + j) as usize;
-        if let Some(m) = self.motions[slot] {
-            return m;
-        }
-        let g = self.grid as f64;
-        let m = IntervalMotion::new(&self.screw, &self.start, i as f64 / g, j as f64 / g);
-        self.motions[slot] = Some(m);
-        m
+    fn slot(&mut self, i: u32, j: u32) -> u32 {
+        self.intervals.slot(&self.screw, &self.start, i, j)
     }
 
-    /// The hull of the grid sub-intervals of `[i, j]` over which nodes `na` (of A) and `nb`
-    /// (of B) may overlap, or `None` if they are separated throughout.
-    fn surviving(&mut self, na: u32, nb: u32, i: u32, j: u32) -> Option<(u32, u32)> {
-        let motion = self.interval_motion(i, j);
+    /// The hull of the grid sub-intervals of `[i, j]` (arena slot `slot`) over which nodes
+    /// `na` (of A) and `nb` (of B) may overlap, with its slot; `None` if they are separated
+    /// throughout.
+    fn surviving(
+        &mut self,
+        na: u32,
+        nb: u32,
+        i: u32,
+        j: u32,
+        slot: u32,
+    ) -> Option<(u32, u32, u32)> {
         let box_a = self.a.tree().node(na).obb;
         let box_b = self.b.tree().node(nb).obb;
-        let test = motion.test(&box_b, &box_a);
+        let test = self.intervals.arena[slot as usize].test(&box_b, &box_a);
         self.counters.bv_tests += 1;
         if test.separated {
             return None;
         }
         if j - i < 2 || test.sweep <= self.ratio * (box_a.radius() + box_b.radius()) {
-            return Some((i, j));
+            return Some((i, j, slot));
         }
         let m = (i + j) / 2;
-        match (self.surviving(na, nb, i, m), self.surviving(na, nb, m, j)) {
-            (Some((l, _)), Some((_, h))) => Some((l, h)),
+        let (left, right) = (self.slot(i, m), self.slot(m, j));
+        match (
+            self.surviving(na, nb, i, m, left),
+            self.surviving(na, nb, m, j, right),
+        ) {
+            (Some((l, _, _)), Some((_, h, _))) if (l, h) == (i, j) => Some((i, j, slot)),
+            (Some((l, _, _)), Some((_, h, _))) => Some((l, h, self.slot(l, h))),
             (one, other) => one.or(other),
         }
     }
@@ -95,34 +164,44 @@ impl<'a> Sweep<'a> {
     }
 
     fn traverse(&mut self) {
-        let mut stack = vec![(0u32, 0u32, 0u32, self.grid)];
-        while let Some((na, nb, i, j)) = stack.pop() {
+        let root = self.slot(0, self.grid);
+        let mut stack = vec![Pending {
+            na: 0,
+            nb: 0,
+            i: 0,
+            j: self.grid,
+            slot: root,
+        }];
+        while let Some(p) = stack.pop() {
             // The slack keeps a pair whose interval starts exactly at the best time (a tie).
-            if i as f64 > (self.time_limit() + 1e-12) * self.grid as f64 {
+            if p.i as f64 > (self.time_limit() + 1e-12) * self.grid as f64 {
                 continue;
             }
-            let Some((i, j)) = self.surviving(na, nb, i, j) else {
+            let Some((i, j, slot)) = self.surviving(p.na, p.nb, p.i, p.j, p.slot) else {
                 continue;
             };
             let (tree_a, tree_b) = (self.a.tree(), self.b.tree());
-            let (node_a, node_b) = (tree_a.node(na), tree_b.node(nb));
-            match (node_a.is_leaf(), node_b.is_leaf()) {
+            let (node_a, node_b) = (tree_a.node(p.na), tree_b.node(p.nb));
+            let split_a = match (node_a.is_leaf(), node_b.is_leaf()) {
                 (true, true) => {
                     for &ta in tree_a.leaf_triangles(node_a) {
                         for &tb in tree_b.leaf_triangles(node_b) {
                             self.leaf_pair(ta, tb);
                         }
                     }
+                    continue;
                 }
-                (false, true) => descend_a(&mut stack, tree_a.children(na), nb, i, j),
-                (true, false) => descend_b(&mut stack, na, tree_b.children(nb), i, j),
-                (false, false) => {
-                    if node_a.obb.radius() >= node_b.obb.radius() {
-                        descend_a(&mut stack, tree_a.children(na), nb, i, j);
-                    } else {
-                        descend_b(&mut stack, na, tree_b.children(nb), i, j);
-                    }
-                }
+                (false, true) => true,
+                (true, false) => false,
+                (false, false) => node_a.obb.radius() >= node_b.obb.radius(),
+            };
+            let pending = |na, nb| Pending { na, nb, i, j, slot };
+            if split_a {
+                let (l, r) = tree_a.children(p.na);
+                stack.extend([pending(r, p.nb), pending(l, p.nb)]);
+            } else {
+                let (l, r) = tree_b.children(p.nb);
+                stack.extend([pending(p.na, r), pending(p.na, l)]);
             }
         }
     }
@@ -197,16 +276,6 @@ impl<'a> Sweep<'a> {
     }
 }
 
-fn descend_a(stack: &mut Vec<(u32, u32, u32, u32)>, (l, r): (u32, u32), nb: u32, i: u32, j: u32) {
-    stack.push((r, nb, i, j));
-    stack.push((l, nb, i, j));
-}
-
-fn descend_b(stack: &mut Vec<(u32, u32, u32, u32)>, na: u32, (l, r): (u32, u32), i: u32, j: u32) {
-    stack.push((na, r, i, j));
-    stack.push((na, l, i, j));
-}
-
 /// Coordinate scale of a query: the largest coordinate magnitude of the two root boxes, A's
 /// at both ends of the motion, in B's frame.
 fn scale(a: &Collider, b: &Collider, rel: &RelativeMotion) -> f64 {
@@ -228,6 +297,15 @@ pub(super) fn run(
     mode: Mode,
     use_tree: bool,
 ) -> Counted<Vec<Contact>> {
+    let poses = [motion_a.from, motion_a.to, motion_b.from, motion_b.to];
+    if !poses
+        .iter()
+        .all(|p| p.is_finite() && p.rotation.length() > 0.0)
+    {
+        // Nothing is known about a body placed nowhere; without this, NaN boxes would never
+        // separate and the query would test every pair.
+        return Counted::default();
+    }
     let rel = RelativeMotion::new(motion_a, motion_b);
     let path = rel.relative;
     let pieces = path.piece_count();
@@ -237,7 +315,7 @@ pub(super) fn run(
         scale,
         contact: opts.contact_tolerance * scale,
     };
-    let grid = 1u32 << opts.subdivision_depth.min(8);
+    let grid = 1u32 << opts.subdivision_depth.min(MAX_SUBDIVISION_DEPTH);
     let mut counters = Counters::default();
     let mut contacts = Vec::new();
     for k in 0..pieces {
@@ -264,7 +342,11 @@ pub(super) fn run(
             counters: Counters::default(),
             grid,
             ratio: opts.subdivision_ratio,
-            motions: vec![None; ((grid + 1) * (grid + 1)) as usize],
+            intervals: IntervalCache {
+                grid,
+                arena: Vec::new(),
+                slots: HashMap::default(),
+            },
         };
         if use_tree {
             sweep.traverse();
@@ -303,7 +385,8 @@ pub(super) fn run(
 /// cubics along Redon's screw, no time sampling). `None` if they never touch in `[0, 1]`.
 ///
 /// If A and B already interpenetrate at time 0, the answer only reports where features
-/// cross during the step; check [`intersects`](super::intersects) first.
+/// cross during the step; check [`intersects`](super::intersects) first. Poses must be
+/// finite with non-zero quaternions; otherwise there is no answer (`None`).
 pub fn first_contact(
     a: &Collider,
     motion_a: &Motion,

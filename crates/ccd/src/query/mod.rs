@@ -116,7 +116,7 @@ impl Default for QueryOptions {
     fn default() -> Self {
         QueryOptions {
             contact_tolerance: 1e-10,
-            subdivision_depth: 3,
+            subdivision_depth: 6,
             subdivision_ratio: 1.0,
         }
     }
