@@ -43,12 +43,7 @@ pub fn closest_point_on_triangle(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> DVec
 
 /// Closest points of segments `p0 p1` and `q0 q1`: `(s, t, point_on_p, point_on_q)` with
 /// parameters in `[0, 1]`. Parallel segments get one of their closest pairs.
-pub fn closest_points_segments(
-    p0: DVec3,
-    p1: DVec3,
-    q0: DVec3,
-    q1: DVec3,
-) -> (f64, f64, DVec3, DVec3) {
+pub fn closest_points_segments(p0: DVec3, p1: DVec3, q0: DVec3, q1: DVec3) -> (f64, f64, DVec3, DVec3) {
     let d1 = p1 - p0;
     let d2 = q1 - q0;
     let r = p0 - q0;
@@ -117,18 +112,13 @@ fn segments_cross_2d(p: DVec2, q: DVec2, a: DVec2, b: DVec2) -> bool {
     let d2 = cross2(q - p, b - p);
     let d3 = cross2(b - a, p - a);
     let d4 = cross2(b - a, q - a);
-    if ((d1 > 0.0 && d2 < 0.0) || (d1 < 0.0 && d2 > 0.0))
-        && ((d3 > 0.0 && d4 < 0.0) || (d3 < 0.0 && d4 > 0.0))
-    {
+    if ((d1 > 0.0 && d2 < 0.0) || (d1 < 0.0 && d2 > 0.0)) && ((d3 > 0.0 && d4 < 0.0) || (d3 < 0.0 && d4 > 0.0)) {
         return true;
     }
     let on = |x: DVec2, y: DVec2, z: DVec2| {
         z.x >= x.x.min(y.x) && z.x <= x.x.max(y.x) && z.y >= x.y.min(y.y) && z.y <= x.y.max(y.y)
     };
-    (d1 == 0.0 && on(p, q, a))
-        || (d2 == 0.0 && on(p, q, b))
-        || (d3 == 0.0 && on(a, b, p))
-        || (d4 == 0.0 && on(a, b, q))
+    (d1 == 0.0 && on(p, q, a)) || (d2 == 0.0 && on(p, q, b)) || (d3 == 0.0 && on(a, b, p)) || (d4 == 0.0 && on(a, b, q))
 }
 
 fn inside_2d(p: DVec2, t: &[DVec2; 3]) -> bool {
@@ -256,36 +246,20 @@ mod tests {
     #[test]
     fn coplanar_and_touching_cases() {
         let t = [DVec3::ZERO, DVec3::X, DVec3::Y];
-        let inside = [
-            DVec3::new(0.1, 0.1, 0.0),
-            DVec3::new(0.2, 0.1, 0.0),
-            DVec3::new(0.1, 0.2, 0.0),
-        ];
+        let inside = [DVec3::new(0.1, 0.1, 0.0), DVec3::new(0.2, 0.1, 0.0), DVec3::new(0.1, 0.2, 0.0)];
         assert!(triangles_intersect(&t, &inside));
         let apart = inside.map(|p| p + DVec3::new(2.0, 0.0, 0.0));
         assert!(!triangles_intersect(&t, &apart));
-        let crossing = [
-            DVec3::new(-0.5, 0.2, 0.0),
-            DVec3::new(1.5, 0.2, 0.0),
-            DVec3::new(0.5, -1.0, 0.0),
-        ];
+        let crossing = [DVec3::new(-0.5, 0.2, 0.0), DVec3::new(1.5, 0.2, 0.0), DVec3::new(0.5, -1.0, 0.0)];
         assert!(triangles_intersect(&t, &crossing));
         // piercing: a vertical triangle through the middle
-        let pierce = [
-            DVec3::new(0.2, 0.2, -1.0),
-            DVec3::new(0.3, 0.2, 1.0),
-            DVec3::new(0.2, 0.3, 1.0),
-        ];
+        let pierce = [DVec3::new(0.2, 0.2, -1.0), DVec3::new(0.3, 0.2, 1.0), DVec3::new(0.2, 0.3, 1.0)];
         assert!(triangles_intersect(&t, &pierce));
         // above, parallel
         let above = t.map(|p| p + DVec3::Z * 0.1);
         assert!(!triangles_intersect(&t, &above));
         // touching at a vertex
-        let touch = [
-            DVec3::new(0.25, 0.25, 0.0),
-            DVec3::new(0.25, 0.25, 1.0),
-            DVec3::new(1.0, 1.0, 1.0),
-        ];
+        let touch = [DVec3::new(0.25, 0.25, 0.0), DVec3::new(0.25, 0.25, 1.0), DVec3::new(1.0, 1.0, 1.0)];
         assert!(triangles_intersect(&t, &touch));
     }
 }

@@ -15,6 +15,6 @@ pub use collider::{Collider, DEFAULT_LEAF_SIZE};
 pub use mesh::{Mesh, MeshBuilder, MeshError, MeshStats};
 pub use motion::{Motion, Pose, RelativeMotion, Screw, ScrewPath};
 pub use query::{
-    Contact, ContactKind, Counted, Counters, ProximityPair, QueryOptions, contacts_within,
-    first_contact, intersects, proximity,
+    Contact, ContactKind, Counted, Counters, ProximityPair, QueryOptions, contacts_within, first_contact, intersects,
+    proximity,
 };

@@ -5,13 +5,10 @@ mod common;
 
 use common::*;
 use glam::DVec3;
-use mockup_ccd::geometry::{
-    closest_point_on_triangle, closest_points_segments, triangles_intersect,
-};
+use mockup_ccd::geometry::{closest_point_on_triangle, closest_points_segments, triangles_intersect};
 use mockup_ccd::query::reference;
 use mockup_ccd::{
-    Collider, Mesh, Pose, QueryOptions, RelativeMotion, contacts_within, first_contact, intersects,
-    proximity,
+    Collider, Mesh, Pose, QueryOptions, RelativeMotion, contacts_within, first_contact, intersects, proximity,
 };
 use proptest::prelude::*;
 
@@ -119,29 +116,20 @@ fn transversal(a: &Mesh, b: &Mesh, rel: &RelativeMotion, c: &mockup_ccd::Contact
     let margin = |p: [DVec3; 3], x: DVec3| {
         let n = (p[1] - p[0]).cross(p[2] - p[0]);
         let area = n.length();
-        (0..3)
-            .map(|i| (p[(i + 1) % 3] - p[i]).cross(x - p[i]).dot(n) / (area * area))
-            .fold(f64::INFINITY, f64::min)
+        (0..3).map(|i| (p[(i + 1) % 3] - p[i]).cross(x - p[i]).dot(n) / (area * area)).fold(f64::INFINITY, f64::min)
     };
     match c.kind {
         VertexFace => {
-            let tri = b
-                .triangle_points(c.feature_b)
-                .map(|p| pb0.transform_point(p));
+            let tri = b.triangle_points(c.feature_b).map(|p| pb0.transform_point(p));
             let n = (tri[1] - tri[0]).cross(tri[2] - tri[0]).normalize();
             let x0 = pa0.transform_point(a.vertex(c.feature_a));
             let x1 = pa1.transform_point(a.vertex(c.feature_a));
-            let speed =
-                ((x1 - pb1.transform_point(pb0.inverse().transform_point(x0))).dot(n) / dt).abs();
+            let speed = ((x1 - pb1.transform_point(pb0.inverse().transform_point(x0))).dot(n) / dt).abs();
             margin(tri, x0) > 0.05 && speed > 0.05
         }
         FaceVertex => {
-            let tri = a
-                .triangle_points(c.feature_a)
-                .map(|p| pa0.transform_point(p));
-            let tri1 = a
-                .triangle_points(c.feature_a)
-                .map(|p| pa1.transform_point(p));
+            let tri = a.triangle_points(c.feature_a).map(|p| pa0.transform_point(p));
+            let tri1 = a.triangle_points(c.feature_a).map(|p| pa1.transform_point(p));
             let y = pb0.transform_point(b.vertex(c.feature_b));
             let n = (tri[1] - tri[0]).cross(tri[2] - tri[0]).normalize();
             let speed = ((tri1[0] - tri[0]).dot(n) / dt).abs();
@@ -155,8 +143,7 @@ fn transversal(a: &Mesh, b: &Mesh, rel: &RelativeMotion, c: &mockup_ccd::Contact
             let [r1, s1] = b.edge_points(c.feature_b).map(|x| pb1.transform_point(x));
             let n = (q - p).cross(s - r);
             let sep = |p: DVec3, q: DVec3, r: DVec3, s: DVec3| (p - r).dot((q - p).cross(s - r));
-            let speed =
-                ((sep(p1, q1, r1, s1) - sep(p, q, r, s)) / dt).abs() / n.length().max(1e-12);
+            let speed = ((sep(p1, q1, r1, s1) - sep(p, q, r, s)) / dt).abs() / n.length().max(1e-12);
             (0.05..0.95).contains(&u)
                 && (0.05..0.95).contains(&v)
                 && n.length() > 0.05 * (q - p).length() * (s - r).length()
@@ -168,16 +155,8 @@ fn transversal(a: &Mesh, b: &Mesh, rel: &RelativeMotion, c: &mockup_ccd::Contact
 
 /// Distance between two placed meshes by brute force over vertex/face and edge/edge pairs.
 fn mesh_distance(ma: &Mesh, pa: &Pose, mb: &Mesh, pb: &Pose) -> f64 {
-    let va: Vec<DVec3> = ma
-        .vertices()
-        .iter()
-        .map(|&p| pa.transform_point(p))
-        .collect();
-    let vb: Vec<DVec3> = mb
-        .vertices()
-        .iter()
-        .map(|&p| pb.transform_point(p))
-        .collect();
+    let va: Vec<DVec3> = ma.vertices().iter().map(|&p| pa.transform_point(p)).collect();
+    let vb: Vec<DVec3> = mb.vertices().iter().map(|&p| pb.transform_point(p)).collect();
     let tris = |m: &Mesh, v: &[DVec3]| -> Vec<[DVec3; 3]> {
         (0..m.triangles().len() as u32)
             .filter(|&t| !m.is_degenerate(t))
@@ -186,10 +165,7 @@ fn mesh_distance(ma: &Mesh, pa: &Pose, mb: &Mesh, pb: &Pose) -> f64 {
     };
     let (ta, tb) = (tris(ma, &va), tris(mb, &vb));
     let mut best = f64::INFINITY;
-    if ta
-        .iter()
-        .any(|x| tb.iter().any(|y| triangles_intersect(x, y)))
-    {
+    if ta.iter().any(|x| tb.iter().any(|y| triangles_intersect(x, y))) {
         return 0.0;
     }
     for (from, to) in [(&ta, &tb), (&tb, &ta)] {
@@ -200,8 +176,7 @@ fn mesh_distance(ma: &Mesh, pa: &Pose, mb: &Mesh, pb: &Pose) -> f64 {
                 }
                 for i in 0..3 {
                     for j in 0..3 {
-                        let (_, _, p, q) =
-                            closest_points_segments(x[i], x[(i + 1) % 3], y[j], y[(j + 1) % 3]);
+                        let (_, _, p, q) = closest_points_segments(x[i], x[(i + 1) % 3], y[j], y[(j + 1) % 3]);
                         best = best.min((p - q).length());
                     }
                 }

@@ -50,14 +50,11 @@ impl Options {
     }
 
     pub fn required(&self, key: &str) -> Result<&str, UsageError> {
-        self.get(key)
-            .ok_or_else(|| UsageError(format!("missing --{key}")))
+        self.get(key).ok_or_else(|| UsageError(format!("missing --{key}")))
     }
 
     pub fn pose(&self, key: &str) -> Result<Option<Pose>, UsageError> {
-        self.get(key)
-            .map(|v| parse_pose(v).map_err(|e| UsageError(format!("--{key} {v:?}: {e}"))))
-            .transpose()
+        self.get(key).map(|v| parse_pose(v).map_err(|e| UsageError(format!("--{key} {v:?}: {e}")))).transpose()
     }
 }
 
@@ -65,16 +62,11 @@ impl Options {
 pub fn parse_pose(text: &str) -> Result<Pose, String> {
     let parts: Vec<&str> = text.split(',').map(str::trim).collect();
     if parts.len() != 7 {
-        return Err(format!(
-            "expected 7 comma-separated numbers tx,ty,tz,qx,qy,qz,qw, got {}",
-            parts.len()
-        ));
+        return Err(format!("expected 7 comma-separated numbers tx,ty,tz,qx,qy,qz,qw, got {}", parts.len()));
     }
     let mut v = [0.0; 7];
     for (i, p) in parts.iter().enumerate() {
-        v[i] = p
-            .parse::<f64>()
-            .map_err(|_| format!("{p:?} is not a number"))?;
+        v[i] = p.parse::<f64>().map_err(|_| format!("{p:?} is not a number"))?;
         if !v[i].is_finite() {
             return Err(format!("{p:?} is not finite"));
         }
@@ -99,27 +91,15 @@ mod tests {
         assert!(parse_pose("1,2,3").unwrap_err().contains("7"));
         assert!(parse_pose("1,2,x,0,0,0,1").unwrap_err().contains("\"x\""));
         assert!(parse_pose("1,2,3,0,0,0,0").unwrap_err().contains("zero"));
-        assert!(
-            parse_pose("1,2,inf,0,0,0,1")
-                .unwrap_err()
-                .contains("finite")
-        );
+        assert!(parse_pose("1,2,inf,0,0,0,1").unwrap_err().contains("finite"));
     }
 
     #[test]
     fn options() {
-        let args: Vec<String> = ["--a", "1", "--b", "2"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+        let args: Vec<String> = ["--a", "1", "--b", "2"].iter().map(|s| s.to_string()).collect();
         let o = Options::parse(&args, &["a", "b"]).unwrap();
         assert_eq!(o.get("a"), Some("1"));
         assert!(Options::parse(&args, &["a"]).unwrap_err().0.contains("--b"));
-        assert!(
-            Options::parse(&args[..1], &["a"])
-                .unwrap_err()
-                .0
-                .contains("needs a value")
-        );
+        assert!(Options::parse(&args[..1], &["a"]).unwrap_err().0.contains("needs a value"));
     }
 }

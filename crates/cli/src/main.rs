@@ -18,10 +18,7 @@ fn main() {
             print!("{}", usage());
             Ok(())
         }
-        Some(other) => Err(UsageError(format!(
-            "unknown command {other:?}\n{}",
-            usage()
-        ))),
+        Some(other) => Err(UsageError(format!("unknown command {other:?}\n{}", usage()))),
         None => Err(UsageError(usage())),
     };
     if let Err(e) = result {

@@ -5,8 +5,7 @@ use mockup_ccd::{Collider, Counters, Motion, Pose, QueryOptions, first_contact};
 use serde_json::{Value, json};
 use std::path::Path;
 
-pub const USAGE: &str =
-    "mockup-cli toi --moving A.obj --from POSE --to POSE --fixed B.obj [--fixed-pose POSE]
+pub const USAGE: &str = "mockup-cli toi --moving A.obj --from POSE --to POSE --fixed B.obj [--fixed-pose POSE]
     POSE = tx,ty,tz,qx,qy,qz,qw (translation, then a quaternion)
     Prints one JSON line: {\"hit\":true,\"time\":…,\"kind\":…,\"point\":[…],\"normal\":[…],
     \"moving_feature\":i,\"fixed_feature\":j,\"counters\":{…}} or {\"hit\":false,\"counters\":{…}}";
@@ -21,8 +20,7 @@ pub fn counters_json(c: &Counters) -> Value {
 }
 
 fn load(path: &str) -> Result<Collider, UsageError> {
-    let obj =
-        mockup_scene::obj::load_merged(Path::new(path)).map_err(|e| UsageError(e.to_string()))?;
+    let obj = mockup_scene::obj::load_merged(Path::new(path)).map_err(|e| UsageError(e.to_string()))?;
     for w in &obj.warnings {
         eprintln!("warning: {w}");
     }
@@ -31,12 +29,8 @@ fn load(path: &str) -> Result<Collider, UsageError> {
 
 pub fn run(args: &[String]) -> Result<(), UsageError> {
     let o = Options::parse(args, &["moving", "from", "to", "fixed", "fixed-pose"])?;
-    let from = o
-        .pose("from")?
-        .ok_or_else(|| UsageError("missing --from".into()))?;
-    let to = o
-        .pose("to")?
-        .ok_or_else(|| UsageError("missing --to".into()))?;
+    let from = o.pose("from")?.ok_or_else(|| UsageError("missing --from".into()))?;
+    let to = o.pose("to")?.ok_or_else(|| UsageError("missing --to".into()))?;
     let fixed_pose = o.pose("fixed-pose")?.unwrap_or(Pose::IDENTITY);
     let moving = load(o.required("moving")?)?;
     let fixed = load(o.required("fixed")?)?;

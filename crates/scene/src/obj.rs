@@ -21,35 +21,22 @@ pub struct ObjMesh {
 }
 
 fn load_options() -> tobj::LoadOptions {
-    tobj::LoadOptions {
-        triangulate: true,
-        single_index: true,
-        ..Default::default()
-    }
+    tobj::LoadOptions { triangulate: true, single_index: true, ..Default::default() }
 }
 
 /// Reads every object and group of the file into one mesh, without rescaling. A missing
 /// material library or texture is a warning.
 pub fn load_merged(path: &Path) -> Result<ObjMesh, ObjError> {
-    let parse_error = |message: String| ObjError::Parse {
-        path: path.to_path_buf(),
-        message,
-    };
-    let (models, materials) =
-        tobj::load_obj(path, &load_options()).map_err(|e| parse_error(describe(e)))?;
+    let parse_error = |message: String| ObjError::Parse { path: path.to_path_buf(), message };
+    let (models, materials) = tobj::load_obj(path, &load_options()).map_err(|e| parse_error(describe(e)))?;
     let mut warnings = Vec::new();
     match materials {
         Ok(materials) => {
             let dir = path.parent().unwrap_or(Path::new("."));
             for m in &materials {
-                for texture in [
-                    &m.diffuse_texture,
-                    &m.ambient_texture,
-                    &m.specular_texture,
-                    &m.normal_texture,
-                ]
-                .into_iter()
-                .flatten()
+                for texture in [&m.diffuse_texture, &m.ambient_texture, &m.specular_texture, &m.normal_texture]
+                    .into_iter()
+                    .flatten()
                 {
                     if !dir.join(texture).exists() {
                         warnings.push(format!(
@@ -61,41 +48,19 @@ pub fn load_merged(path: &Path) -> Result<ObjMesh, ObjError> {
                 }
             }
         }
-        Err(e) => warnings.push(format!(
-            "{}: materials not loaded ({})",
-            path.display(),
-            describe(e)
-        )),
+        Err(e) => warnings.push(format!("{}: materials not loaded ({})", path.display(), describe(e))),
     }
     let mut vertices = Vec::new();
     let mut triangles = Vec::new();
     for model in &models {
         let base = vertices.len() as u32;
-        vertices.extend(
-            model
-                .mesh
-                .positions
-                .chunks_exact(3)
-                .map(|p| DVec3::new(p[0], p[1], p[2])),
-        );
-        triangles.extend(
-            model
-                .mesh
-                .indices
-                .chunks_exact(3)
-                .map(|t| [t[0] + base, t[1] + base, t[2] + base]),
-        );
+        vertices.extend(model.mesh.positions.chunks_exact(3).map(|p| DVec3::new(p[0], p[1], p[2])));
+        triangles.extend(model.mesh.indices.chunks_exact(3).map(|t| [t[0] + base, t[1] + base, t[2] + base]));
     }
-    let mesh = Mesh::new(vertices, triangles).map_err(|source| ObjError::Mesh {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let mesh = Mesh::new(vertices, triangles).map_err(|source| ObjError::Mesh { path: path.to_path_buf(), source })?;
     let degenerate = mesh.stats().degenerate_triangles;
     if degenerate > 0 {
-        warnings.push(format!(
-            "{}: {degenerate} zero-area triangles are ignored",
-            path.display()
-        ));
+        warnings.push(format!("{}: {degenerate} zero-area triangles are ignored", path.display()));
     }
     Ok(ObjMesh { mesh, warnings })
 }
@@ -113,9 +78,7 @@ fn describe(e: tobj::LoadError) -> String {
         MaterialParseError => "the material library is malformed".into(),
         InvalidObjectName => "an object name is invalid".into(),
         FaceVertexOutOfBounds => "a face refers to a vertex that does not exist".into(),
-        FaceTexCoordOutOfBounds => {
-            "a face refers to a texture coordinate that does not exist".into()
-        }
+        FaceTexCoordOutOfBounds => "a face refers to a texture coordinate that does not exist".into(),
         FaceNormalOutOfBounds => "a face refers to a normal that does not exist".into(),
         FaceColorOutOfBounds => "a face refers to a vertex color that does not exist".into(),
         InvalidLoadOptionConfig => "invalid load options".into(),
@@ -146,11 +109,7 @@ mod tests {
         );
         let m = load_merged(&p).unwrap();
         assert_eq!(m.mesh.triangles().len(), 3);
-        assert!(
-            m.warnings.iter().any(|w| w.contains("materials")),
-            "{:?}",
-            m.warnings
-        );
+        assert!(m.warnings.iter().any(|w| w.contains("materials")), "{:?}", m.warnings);
     }
 
     #[test]
@@ -161,9 +120,7 @@ mod tests {
         let p = write("empty.obj", "");
         let e = load_merged(&p).unwrap_err().to_string();
         assert!(e.contains("empty.obj") && e.contains("no triangles"), "{e}");
-        let e = load_merged(Path::new("/nonexistent/x.obj"))
-            .unwrap_err()
-            .to_string();
+        let e = load_merged(Path::new("/nonexistent/x.obj")).unwrap_err().to_string();
         assert!(e.contains("/nonexistent/x.obj"), "{e}");
     }
 }

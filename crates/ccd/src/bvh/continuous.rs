@@ -2,18 +2,12 @@
 //! separating axes (docs/continuous-obb.md §3–4).
 
 use super::interval::Interval;
-use super::obb::{
-    Obb, abs_bound, cross_axes_separate, face_axis_e_separates, face_axis_f_separates,
-};
+use super::obb::{Obb, abs_bound, cross_axes_separate, face_axis_e_separates, face_axis_f_separates};
 use crate::{Pose, Screw};
 use glam::{DMat3, DVec3};
 
 fn sinc(x: f64) -> f64 {
-    if x.abs() < 1e-6 {
-        1.0 - x * x / 6.0
-    } else {
-        x.sin() / x
-    }
+    if x.abs() < 1e-6 { 1.0 - x * x / 6.0 } else { x.sin() / x }
 }
 
 /// The moving body's motion over `[t0, t1]`, prepared for box tests: its placement at the
@@ -53,11 +47,7 @@ impl IntervalMotion {
         let phi = 0.5 * w * (t1 - t0);
         let a1 = phi.sin();
         let a2 = 2.0 * (0.5 * phi).sin().powi(2);
-        let b1 = if w == 0.0 {
-            0.0
-        } else {
-            sinc(phi) * 0.5 * (t1 - t0) * (0.5 * w).cos() / sinc(0.5 * w)
-        };
+        let b1 = if w == 0.0 { 0.0 } else { sinc(phi) * 0.5 * (t1 - t0) * (0.5 * w).cos() / sinc(0.5 * w) };
         let b2 = b1 * (0.5 * phi).tan();
         let zm = screw.z_of_t(tm);
         let at_mid = screw.displacement_at(tm) * *start;
@@ -94,20 +84,9 @@ impl IntervalMotion {
     fn prepare(&self, fixed: &Obb, moving: &Obb) -> Prepared {
         let rot = &self.rotation;
         let e_c = *rot * moving.center + self.translation;
-        let e = [
-            *rot * moving.axes[0],
-            *rot * moving.axes[1],
-            *rot * moving.axes[2],
-        ];
+        let e = [*rot * moving.axes[0], *rot * moving.axes[1], *rot * moving.axes[2]];
         let u = self.axis;
-        let mut p = Prepared {
-            e,
-            e_c,
-            uf: [0.0; 3],
-            ue: [0.0; 3],
-            je: [DVec3::ZERO; 3],
-            t: e_c - fixed.center,
-        };
+        let mut p = Prepared { e, e_c, uf: [0.0; 3], ue: [0.0; 3], je: [DVec3::ZERO; 3], t: e_c - fixed.center };
         for k in 0..3 {
             p.uf[k] = fixed.axes[k].dot(u);
             p.ue[k] = e[k].dot(u);
@@ -130,16 +109,14 @@ impl IntervalMotion {
     #[inline]
     fn t_f_entry(&self, p: &Prepared, fixed: &Obb, (ga, ra): (DVec3, DVec3), i: usize) -> Interval {
         let f = fixed.axes[i];
-        Interval::around(f.dot(p.t), f.dot(ga).abs()).plus_fraction_of(-f.dot(ra))
-            + p.uf[i] * self.dsigma
+        Interval::around(f.dot(p.t), f.dot(ga).abs()).plus_fraction_of(-f.dot(ra)) + p.uf[i] * self.dsigma
     }
 
     /// `T_E,j(t) = e_j(t)·(c_E(t) − c_F)`; `gb`, `rb` are the backward sweep of `c_F`.
     #[inline]
     fn t_e_entry(&self, p: &Prepared, (gb, rb): (DVec3, DVec3), j: usize) -> Interval {
         let e = p.e[j];
-        Interval::around(e.dot(p.t), e.dot(gb).abs()).plus_fraction_of(e.dot(rb))
-            + p.ue[j] * self.dsigma
+        Interval::around(e.dot(p.t), e.dot(gb).abs()).plus_fraction_of(e.dot(rb)) + p.ue[j] * self.dsigma
     }
 
     fn sweep_of(&self, x: DVec3) -> (DVec3, DVec3) {
@@ -153,14 +130,8 @@ impl IntervalMotion {
     pub fn test(&self, fixed: &Obb, moving: &Obb) -> BoxTest {
         let p = self.prepare(fixed, moving);
         let sweep_a = self.sweep_of(p.e_c);
-        let sweep = self.dsigma.mag()
-            + sweep_a.0.length()
-            + sweep_a.1.length()
-            + (self.a1 + self.a2) * moving.radius();
-        let separated = BoxTest {
-            separated: true,
-            sweep,
-        };
+        let sweep = self.dsigma.mag() + sweep_a.0.length() + sweep_a.1.length() + (self.a1 + self.a2) * moving.radius();
+        let separated = BoxTest { separated: true, sweep };
         let (b, a) = (fixed.half, moving.half);
         let mut c = [[Interval::point(0.0); 3]; 3];
         let mut ca = [[0.0; 3]; 3];
@@ -181,19 +152,12 @@ impl IntervalMotion {
                 return separated;
             }
         }
-        BoxTest {
-            separated: cross_axes_separate(&c, &ca, &t_f, b, a, 0.0),
-            sweep,
-        }
+        BoxTest { separated: cross_axes_separate(&c, &ca, &t_f, b, a, 0.0), sweep }
     }
 
     /// All the intervals at once (for tests): `C`, `T_F`, `T_E`.
     #[cfg(test)]
-    fn bounds(
-        &self,
-        fixed: &Obb,
-        moving: &Obb,
-    ) -> ([[Interval; 3]; 3], [Interval; 3], [Interval; 3]) {
+    fn bounds(&self, fixed: &Obb, moving: &Obb) -> ([[Interval; 3]; 3], [Interval; 3], [Interval; 3]) {
         let p = self.prepare(fixed, moving);
         let (sa, sb) = (self.sweep_of(p.e_c), self.sweep_of(fixed.center));
         let c = std::array::from_fn(|i| std::array::from_fn(|j| self.c_entry(&p, fixed, i, j)));
@@ -231,31 +195,18 @@ mod tests {
     }
 
     fn arb_box(r: f64) -> impl Strategy<Value = Obb> {
-        (
-            arb_vec(r),
-            arb_rotation(),
-            (0.01..1.0f64, 0.01..1.0f64, 0.0..1.0f64),
-        )
-            .prop_map(|(c, q, h)| Obb {
-                center: c,
-                axes: [q * DVec3::X, q * DVec3::Y, q * DVec3::Z],
-                half: DVec3::new(h.0, h.1, h.2),
-            })
+        (arb_vec(r), arb_rotation(), (0.01..1.0f64, 0.01..1.0f64, 0.0..1.0f64)).prop_map(|(c, q, h)| Obb {
+            center: c,
+            axes: [q * DVec3::X, q * DVec3::Y, q * DVec3::Z],
+            half: DVec3::new(h.0, h.1, h.2),
+        })
     }
 
     fn arb_screw() -> impl Strategy<Value = Screw> {
         let angle = prop_oneof![Just(0.0), 0.0..1e-6f64, 0.0..std::f64::consts::FRAC_PI_2];
-        (
-            arb_vec(1.0).prop_filter("axis", |v| v.length() > 0.1),
-            angle,
-            arb_vec(4.0),
-        )
-            .prop_map(|(axis, angle, t)| {
-                Screw::from_displacement(&Pose::new(
-                    DQuat::from_axis_angle(axis.normalize(), angle),
-                    t,
-                ))
-            })
+        (arb_vec(1.0).prop_filter("axis", |v| v.length() > 0.1), angle, arb_vec(4.0)).prop_map(|(axis, angle, t)| {
+            Screw::from_displacement(&Pose::new(DQuat::from_axis_angle(axis.normalize(), angle), t))
+        })
     }
 
     proptest! {
@@ -324,52 +275,23 @@ mod tests {
     /// straight translation is bounded along its direction only.
     #[test]
     fn separates_what_it_should() {
-        let fixed = Obb {
-            center: DVec3::ZERO,
-            axes: [DVec3::X, DVec3::Y, DVec3::Z],
-            half: DVec3::splat(1.0),
-        };
-        let moving = Obb {
-            center: DVec3::ZERO,
-            axes: [DVec3::X, DVec3::Y, DVec3::Z],
-            half: DVec3::splat(0.5),
-        };
+        let fixed = Obb { center: DVec3::ZERO, axes: [DVec3::X, DVec3::Y, DVec3::Z], half: DVec3::splat(1.0) };
+        let moving = Obb { center: DVec3::ZERO, axes: [DVec3::X, DVec3::Y, DVec3::Z], half: DVec3::splat(0.5) };
         // slides along x at height 1.6 (gap 0.1): separated by the y axis all along
         let start = Pose::from_translation(DVec3::new(-10.0, 1.6, 0.0));
         let screw = Screw::from_displacement(&Pose::from_translation(DVec3::new(20.0, 0.0, 0.0)));
-        assert!(
-            IntervalMotion::new(&screw, &start, 0.0, 1.0)
-                .test(&fixed, &moving)
-                .separated
-        );
+        assert!(IntervalMotion::new(&screw, &start, 0.0, 1.0).test(&fixed, &moving).separated);
         // the same slide with a tiny rotation about a far axis (a near-translation)
-        let screw = Screw::from_displacement(&Pose::new(
-            DQuat::from_rotation_z(1e-4),
-            DVec3::new(20.0, 0.0, 0.0),
-        ));
-        assert!(
-            IntervalMotion::new(&screw, &start, 0.0, 1.0)
-                .test(&fixed, &moving)
-                .separated
-        );
+        let screw = Screw::from_displacement(&Pose::new(DQuat::from_rotation_z(1e-4), DVec3::new(20.0, 0.0, 0.0)));
+        assert!(IntervalMotion::new(&screw, &start, 0.0, 1.0).test(&fixed, &moving).separated);
         // passing through: not separated
         let start = Pose::from_translation(DVec3::new(-10.0, 1.4, 0.0));
-        assert!(
-            !IntervalMotion::new(&screw, &start, 0.0, 1.0)
-                .test(&fixed, &moving)
-                .separated
-        );
+        assert!(!IntervalMotion::new(&screw, &start, 0.0, 1.0).test(&fixed, &moving).separated);
         // spinning in place next to it
         let start = Pose::from_translation(DVec3::new(3.0, 0.0, 0.0));
-        let spin = Screw::from_displacement(&Pose::rotation_about(
-            DVec3::new(3.0, 0.0, 0.0),
-            DVec3::Z,
-            1.5,
-        ));
+        let spin = Screw::from_displacement(&Pose::rotation_about(DVec3::new(3.0, 0.0, 0.0), DVec3::Z, 1.5));
         assert!(
-            IntervalMotion::new(&spin, &Pose::IDENTITY, 0.0, 1.0)
-                .test(&fixed, &moving.transformed(&start))
-                .separated
+            IntervalMotion::new(&spin, &Pose::IDENTITY, 0.0, 1.0).test(&fixed, &moving.transformed(&start)).separated
         );
     }
 }

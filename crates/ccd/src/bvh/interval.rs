@@ -10,34 +10,18 @@ pub struct Interval {
 
 impl Interval {
     pub fn new(a: f64, b: f64) -> Interval {
-        Interval {
-            lo: a.min(b),
-            hi: a.max(b),
-        }
+        Interval { lo: a.min(b), hi: a.max(b) }
     }
     pub fn point(x: f64) -> Interval {
         Interval { lo: x, hi: x }
     }
     /// `[x − r, x + r]`, `r ≥ 0`.
     pub fn around(x: f64, r: f64) -> Interval {
-        Interval {
-            lo: x - r,
-            hi: x + r,
-        }
+        Interval { lo: x - r, hi: x + r }
     }
     /// The interval `x + [0, 1]·d` (for "up to `d`", whichever its sign).
     pub fn plus_fraction_of(self, d: f64) -> Interval {
-        if d >= 0.0 {
-            Interval {
-                lo: self.lo,
-                hi: self.hi + d,
-            }
-        } else {
-            Interval {
-                lo: self.lo + d,
-                hi: self.hi,
-            }
-        }
+        if d >= 0.0 { Interval { lo: self.lo, hi: self.hi + d } } else { Interval { lo: self.lo + d, hi: self.hi } }
     }
     /// Smallest `|x|` over the interval ("mignitude").
     pub fn mig(self) -> f64 {
@@ -54,42 +38,28 @@ impl Interval {
         self.lo.abs().max(self.hi.abs())
     }
     pub fn clamp_unit(self) -> Interval {
-        Interval {
-            lo: self.lo.max(-1.0),
-            hi: self.hi.min(1.0),
-        }
+        Interval { lo: self.lo.max(-1.0), hi: self.hi.min(1.0) }
     }
 }
 
 impl Add for Interval {
     type Output = Interval;
     fn add(self, o: Interval) -> Interval {
-        Interval {
-            lo: self.lo + o.lo,
-            hi: self.hi + o.hi,
-        }
+        Interval { lo: self.lo + o.lo, hi: self.hi + o.hi }
     }
 }
 
 impl Sub for Interval {
     type Output = Interval;
     fn sub(self, o: Interval) -> Interval {
-        Interval {
-            lo: self.lo - o.hi,
-            hi: self.hi - o.lo,
-        }
+        Interval { lo: self.lo - o.hi, hi: self.hi - o.lo }
     }
 }
 
 impl Mul for Interval {
     type Output = Interval;
     fn mul(self, o: Interval) -> Interval {
-        let p = [
-            self.lo * o.lo,
-            self.lo * o.hi,
-            self.hi * o.lo,
-            self.hi * o.hi,
-        ];
+        let p = [self.lo * o.lo, self.lo * o.hi, self.hi * o.lo, self.hi * o.hi];
         Interval {
             lo: p.iter().fold(f64::INFINITY, |m, &x| m.min(x)),
             hi: p.iter().fold(f64::NEG_INFINITY, |m, &x| m.max(x)),
@@ -124,9 +94,6 @@ mod tests {
         assert_eq!(Interval::new(-1.0, 2.0).mig(), 0.0);
         assert_eq!(Interval::new(-3.0, -2.0).mig(), 2.0);
         assert_eq!(Interval::new(-3.0, 2.0).mag(), 3.0);
-        assert_eq!(
-            Interval::point(1.0).plus_fraction_of(-0.5),
-            Interval::new(0.5, 1.0)
-        );
+        assert_eq!(Interval::point(1.0).plus_fraction_of(-0.5), Interval::new(0.5, 1.0));
     }
 }

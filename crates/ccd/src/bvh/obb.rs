@@ -16,12 +16,7 @@ pub struct Obb {
 
 impl Obb {
     /// The tightest box with the given orthonormal axes around `points`, grown by `grow`.
-    pub fn around(
-        axes: [DVec3; 3],
-        points: impl IntoIterator<Item = DVec3>,
-        origin: DVec3,
-        grow: f64,
-    ) -> Obb {
+    pub fn around(axes: [DVec3; 3], points: impl IntoIterator<Item = DVec3>, origin: DVec3, grow: f64) -> Obb {
         let mut lo = DVec3::splat(f64::INFINITY);
         let mut hi = DVec3::splat(f64::NEG_INFINITY);
         for p in points {
@@ -39,11 +34,7 @@ impl Obb {
     }
 
     pub fn transformed(&self, pose: &Pose) -> Obb {
-        Obb {
-            center: pose.transform_point(self.center),
-            axes: self.axes.map(|a| pose.rotation * a),
-            half: self.half,
-        }
+        Obb { center: pose.transform_point(self.center), axes: self.axes.map(|a| pose.rotation * a), half: self.half }
     }
 
     /// Half-diagonal: the radius of the smallest ball around the centre that holds the box.
@@ -170,27 +161,13 @@ pub fn abs_bound<S: Bound>(c: S) -> f64 {
 
 /// Axis `f_i` (needs row `i` of `ca`).
 #[inline]
-pub fn face_axis_f_separates<S: Bound>(
-    ca: &[[f64; 3]; 3],
-    t_f: S,
-    i: usize,
-    b: DVec3,
-    a: DVec3,
-    margin: f64,
-) -> bool {
+pub fn face_axis_f_separates<S: Bound>(ca: &[[f64; 3]; 3], t_f: S, i: usize, b: DVec3, a: DVec3, margin: f64) -> bool {
     t_f.mig() > b[i] + a.x * ca[i][0] + a.y * ca[i][1] + a.z * ca[i][2] + margin
 }
 
 /// Axis `e_j` (needs column `j` of `ca`).
 #[inline]
-pub fn face_axis_e_separates<S: Bound>(
-    ca: &[[f64; 3]; 3],
-    t_e: S,
-    j: usize,
-    b: DVec3,
-    a: DVec3,
-    margin: f64,
-) -> bool {
+pub fn face_axis_e_separates<S: Bound>(ca: &[[f64; 3]; 3], t_e: S, j: usize, b: DVec3, a: DVec3, margin: f64) -> bool {
     t_e.mig() > a[j] + b.x * ca[0][j] + b.y * ca[1][j] + b.z * ca[2][j] + margin
 }
 
@@ -212,11 +189,7 @@ pub fn cross_axes_separate<S: Bound>(
             let lhs = (t_f[i2] * c[i1][j] - t_f[i1] * c[i2][j]).mig();
             let rhs = b[i1] * ca[i2][j] + b[i2] * ca[i1][j] + a[j1] * ca[i][j2] + a[j2] * ca[i][j1];
             // |f_i × e_j| ≤ 1; only the proximity query uses a margin.
-            let len = if margin > 0.0 {
-                (1.0 - c[i][j].mig().min(1.0).powi(2)).sqrt()
-            } else {
-                0.0
-            };
+            let len = if margin > 0.0 { (1.0 - c[i][j].mig().min(1.0).powi(2)).sqrt() } else { 0.0 };
             if lhs > rhs + margin * len {
                 return true;
             }
@@ -227,8 +200,7 @@ pub fn cross_axes_separate<S: Bound>(
 
 /// Static test of two boxes in one frame: true when separated by more than `margin`.
 pub fn separated(f: &Obb, e: &Obb, margin: f64) -> bool {
-    let c: [[f64; 3]; 3] =
-        std::array::from_fn(|i| std::array::from_fn(|j| f.axes[i].dot(e.axes[j])));
+    let c: [[f64; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|j| f.axes[i].dot(e.axes[j])));
     let t = e.center - f.center;
     let t_f = f.axes.map(|x| x.dot(t));
     let t_e = e.axes.map(|x| x.dot(t));
@@ -263,15 +235,10 @@ mod tests {
     }
 
     fn box_triangles(b: &Obb) -> Vec<[DVec3; 3]> {
-        let pose = Pose::new(
-            DQuat::from_mat3(&glam::DMat3::from_cols(b.axes[0], b.axes[1], b.axes[2])),
-            b.center,
-        );
+        let pose = Pose::new(DQuat::from_mat3(&glam::DMat3::from_cols(b.axes[0], b.axes[1], b.axes[2])), b.center);
         let m = MeshBuilder::new().cuboid(pose, b.half).build();
         match m {
-            Ok(m) => (0..m.triangles().len() as u32)
-                .map(|t| m.triangle_points(t))
-                .collect(),
+            Ok(m) => (0..m.triangles().len() as u32).map(|t| m.triangle_points(t)).collect(),
             Err(_) => vec![], // flat box: no area
         }
     }
@@ -279,8 +246,7 @@ mod tests {
     fn solid_overlap(a: &Obb, b: &Obb) -> bool {
         let ta = box_triangles(a);
         let tb = box_triangles(b);
-        ta.iter()
-            .any(|x| tb.iter().any(|y| triangles_intersect(x, y)))
+        ta.iter().any(|x| tb.iter().any(|y| triangles_intersect(x, y)))
             || a.contains(b.center, 0.0)
             || b.contains(a.center, 0.0)
     }

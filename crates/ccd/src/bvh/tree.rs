@@ -58,29 +58,18 @@ impl ObbTree {
         let grow = GROW * (0.5 * (hi - lo).length()).max(f64::MIN_POSITIVE);
         let local = |v: u32| mesh.vertex(v) - reference;
 
-        let mut triangles: Vec<u32> = (0..mesh.triangles().len() as u32)
-            .filter(|&t| !mesh.is_degenerate(t))
-            .collect();
+        let mut triangles: Vec<u32> = (0..mesh.triangles().len() as u32).filter(|&t| !mesh.is_degenerate(t)).collect();
         let moments: Vec<TriangleMoments> = (0..mesh.triangles().len() as u32)
             .map(|t| {
                 let [p, q, r] = mesh.triangle(t).map(local);
                 let area = 0.5 * (q - p).cross(r - p).length();
                 let m = (p + q + r) / 3.0;
                 let k = area / 12.0;
-                let sym = |i: usize, j: usize| {
-                    k * (9.0 * m[i] * m[j] + p[i] * p[j] + q[i] * q[j] + r[i] * r[j])
-                };
+                let sym = |i: usize, j: usize| k * (9.0 * m[i] * m[j] + p[i] * p[j] + q[i] * q[j] + r[i] * r[j]);
                 TriangleMoments {
                     area,
                     centroid: m,
-                    moment: [
-                        sym(0, 0),
-                        sym(0, 1),
-                        sym(0, 2),
-                        sym(1, 1),
-                        sym(1, 2),
-                        sym(2, 2),
-                    ],
+                    moment: [sym(0, 0), sym(0, 1), sym(0, 2), sym(1, 1), sym(1, 2), sym(2, 2)],
                 }
             })
             .collect();
@@ -111,28 +100,16 @@ impl ObbTree {
             let c01 = cov(0, 1, 1);
             let c02 = cov(0, 2, 2);
             let c12 = cov(1, 2, 4);
-            let axes = principal_axes([
-                [cov(0, 0, 0), c01, c02],
-                [c01, cov(1, 1, 3), c12],
-                [c02, c12, cov(2, 2, 5)],
-            ]);
+            let axes = principal_axes([[cov(0, 0, 0), c01, c02], [c01, cov(1, 1, 3), c12], [c02, c12, cov(2, 2, 5)]]);
             let points = slice.iter().flat_map(|&t| mesh.triangle(t).map(local));
             let mut obb = Obb::around(axes, points, mean, grow);
             obb.center += reference;
 
             if slice.len() <= leaf_size {
-                nodes.push(Node {
-                    obb,
-                    first: start as u32,
-                    count: slice.len() as u32,
-                });
+                nodes.push(Node { obb, first: start as u32, count: slice.len() as u32 });
                 continue;
             }
-            nodes.push(Node {
-                obb,
-                first: NONE,
-                count: 0,
-            });
+            nodes.push(Node { obb, first: NONE, count: 0 });
 
             // Split along the longest axis at the area-weighted mean; median if that fails.
             let k = if obb.half.x >= obb.half.y && obb.half.x >= obb.half.z {
@@ -152,11 +129,7 @@ impl ObbTree {
             work.push((start + mid, end, index, level + 1));
             work.push((start, start + mid, NONE, level + 1));
         }
-        ObbTree {
-            nodes,
-            triangles,
-            depth,
-        }
+        ObbTree { nodes, triangles, depth }
     }
 
     pub fn nodes(&self) -> &[Node] {
@@ -243,17 +216,11 @@ mod tests {
     #[test]
     fn boxes_contain_their_triangles() {
         let pose = Pose::new(DQuat::from_rotation_x(0.4), DVec3::new(100.0, -50.0, 7.0));
-        let torus = MeshBuilder::new()
-            .torus(pose, 2.0, 0.5, 40, 16)
-            .build()
-            .unwrap();
+        let torus = MeshBuilder::new().torus(pose, 2.0, 0.5, 40, 16).build().unwrap();
         for leaf in [1, 2, 4, 8] {
             check_tree(&torus, leaf);
         }
-        let sheet = MeshBuilder::new()
-            .grid(Pose::IDENTITY, 3.0, 1.0, 30, 10)
-            .build()
-            .unwrap();
+        let sheet = MeshBuilder::new().grid(Pose::IDENTITY, 3.0, 1.0, 30, 10).build().unwrap();
         check_tree(&sheet, 1);
         // many identical triangles: the mean split fails, the median split must take over
         let tri = [DVec3::ZERO, DVec3::X, DVec3::Y];
@@ -267,10 +234,7 @@ mod tests {
     #[test]
     fn leaf_boxes_are_tight() {
         // one triangle per leaf: a flat box hugging the triangle
-        let m = MeshBuilder::new()
-            .cuboid(Pose::IDENTITY, DVec3::ONE)
-            .build()
-            .unwrap();
+        let m = MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::ONE).build().unwrap();
         let tree = ObbTree::build(&m, 1);
         for node in tree.nodes().iter().filter(|n| n.is_leaf()) {
             assert!(node.obb.half.min_element() < 1e-8, "{:?}", node.obb.half);

@@ -48,47 +48,26 @@ fn side_before(c: &[f64; 4], z_prev: f64, z: f64) -> f64 {
 }
 
 fn vf_cubic(p: &[DVec3; 4], tt2: f64, b: DVec3, n: DVec3) -> [f64; 4] {
-    [
-        (p[0] - b).dot(n),
-        p[1].dot(n),
-        p[2].dot(n) - tt2 * b.dot(n),
-        p[3].dot(n),
-    ]
+    [(p[0] - b).dot(n), p[1].dot(n), p[2].dot(n) - tt2 * b.dot(n), p[3].dot(n)]
 }
 
 /// Vertex `x` (moving, position at time 0) against the fixed triangle `tri` with unit normal
 /// `n`: the earliest `z ≤ z_max` at which the vertex touches the triangle.
-pub fn vertex_face(
-    screw: &Screw,
-    x: DVec3,
-    tri: &[DVec3; 3],
-    n: DVec3,
-    z_max: f64,
-    tol: &Tolerance,
-) -> Option<Hit> {
+pub fn vertex_face(screw: &Screw, x: DVec3, tri: &[DVec3; 3], n: DVec3, z_max: f64, tol: &Tolerance) -> Option<Hit> {
     let p = screw.point_poly(x);
     let tt2 = screw.tan_half() * screw.tan_half();
     let c = vf_cubic(&p, tt2, tri[0], n);
     let touches = |z: f64| {
         let at = screw.eval_poly(&p, z);
-        ((at - closest_point_on_triangle(at, tri[0], tri[1], tri[2])).length() <= tol.contact)
-            .then_some(at)
+        ((at - closest_point_on_triangle(at, tri[0], tri[1], tri[2])).length() <= tol.contact).then_some(at)
     };
     if !is_negligible(&c, ZERO_POLY * tol.scale) {
         let mut prev = 0.0;
         // Roots are always solved on [0, 1] and then filtered, so a pair's contact time does
         // not depend on the limit (which changes with the order queries visit pairs in).
-        for &z in cubic_roots(&c, 0.0, 1.0, 2.0 * tol.contact)
-            .as_slice()
-            .iter()
-            .take_while(|&&z| z <= z_max)
-        {
+        for &z in cubic_roots(&c, 0.0, 1.0, 2.0 * tol.contact).as_slice().iter().take_while(|&&z| z <= z_max) {
             if let Some(point) = touches(z) {
-                return Some(Hit {
-                    z,
-                    point,
-                    normal: side_before(&c, prev, z) * n,
-                });
+                return Some(Hit { z, point, normal: side_before(&c, prev, z) * n });
             }
             prev = z;
         }
@@ -96,11 +75,7 @@ pub fn vertex_face(
     }
     // The vertex moves within the face's plane: it enters through an edge (motion.md §6).
     if let Some(point) = touches(0.0) {
-        return Some(Hit {
-            z: 0.0,
-            point,
-            normal: n,
-        });
+        return Some(Hit { z: 0.0, point, normal: n });
     }
     let mut best: Option<Hit> = None;
     for i in 0..3 {
@@ -109,17 +84,9 @@ pub fn vertex_face(
         let c = vf_cubic(&p, tt2, bi, m);
         let limit = best.map_or(z_max, |h| h.z);
         let touch = 2.0 * tol.contact * m.length();
-        for &z in cubic_roots(&c, 0.0, 1.0, touch)
-            .as_slice()
-            .iter()
-            .take_while(|&&z| z <= limit)
-        {
+        for &z in cubic_roots(&c, 0.0, 1.0, touch).as_slice().iter().take_while(|&&z| z <= limit) {
             if let Some(point) = touches(z) {
-                best = Some(Hit {
-                    z,
-                    point,
-                    normal: n,
-                });
+                best = Some(Hit { z, point, normal: n });
                 break;
             }
         }
@@ -144,36 +111,20 @@ pub fn face_vertex(
     // `hit.normal` is the moving face's normal toward the vertex's side, in the moving body's
     // time-0 placement; seen from the fixed body it points the other way, then turns with A.
     let t = screw.t_of_z(hit.z);
-    Some(Hit {
-        z: hit.z,
-        point: a,
-        normal: -screw.displacement_at(t).transform_vector(hit.normal),
-    })
+    Some(Hit { z: hit.z, point: a, normal: -screw.displacement_at(t).transform_vector(hit.normal) })
 }
 
 /// Edge `p q` (moving, at time 0) against the fixed edge `c d`: the earliest `z ≤ z_max` at
 /// which the segments touch. Coplanar or parallel edges (identically zero cubic) are left to
 /// the vertex/face tests (motion.md §6).
-pub fn edge_edge(
-    screw: &Screw,
-    p: DVec3,
-    q: DVec3,
-    c: DVec3,
-    d: DVec3,
-    z_max: f64,
-    tol: &Tolerance,
-) -> Option<Hit> {
+pub fn edge_edge(screw: &Screw, p: DVec3, q: DVec3, c: DVec3, d: DVec3, z_max: f64, tol: &Tolerance) -> Option<Hit> {
     let e = d - c;
     let pp = screw.point_poly(p);
     let pq = screw.point_poly(q);
     let tt2 = screw.tan_half() * screw.tan_half();
     // A(z) = P_p − W c (cubic), Q(z) = P_q − P_p (quadratic); det(A, Q, e) = A · (Q × e).
     let a = [pp[0] - c, pp[1], pp[2] - tt2 * c, pp[3]];
-    let qe = [
-        (pq[0] - pp[0]).cross(e),
-        (pq[1] - pp[1]).cross(e),
-        (pq[2] - pp[2]).cross(e),
-    ];
+    let qe = [(pq[0] - pp[0]).cross(e), (pq[1] - pp[1]).cross(e), (pq[2] - pp[2]).cross(e)];
     let a0 = a[0].dot(qe[0]);
     let a1 = a[0].dot(qe[1]) + a[1].dot(qe[0]);
     let a2 = a[0].dot(qe[2]) + a[1].dot(qe[1]) + a[2].dot(qe[0]);
@@ -186,11 +137,7 @@ pub fn edge_edge(
     }
     let touch = 2.0 * tol.contact * e.length() * (q - p).length();
     let mut prev = 0.0;
-    for &z in cubic_roots(&g, 0.0, 1.0, touch)
-        .as_slice()
-        .iter()
-        .take_while(|&&z| z <= z_max)
-    {
+    for &z in cubic_roots(&g, 0.0, 1.0, touch).as_slice().iter().take_while(|&&z| z <= z_max) {
         let (p_t, q_t) = (screw.eval_poly(&pp, z), screw.eval_poly(&pq, z));
         let (_, _, on_a, on_b) = closest_points_segments(p_t, q_t, c, d);
         if (on_a - on_b).length() <= tol.contact {
@@ -199,14 +146,9 @@ pub fn edge_edge(
             let normal = if m.length() > 1e-9 * (q_t - p_t).length() * e.length() {
                 side * m.normalize()
             } else {
-                separation_before(screw, &pp, &pq, c, d, 0.5 * (prev + z))
-                    .unwrap_or_else(|| e.any_orthonormal_vector())
+                separation_before(screw, &pp, &pq, c, d, 0.5 * (prev + z)).unwrap_or_else(|| e.any_orthonormal_vector())
             };
-            return Some(Hit {
-                z,
-                point: 0.5 * (on_a + on_b),
-                normal,
-            });
+            return Some(Hit { z, point: 0.5 * (on_a + on_b), normal });
         }
         prev = z;
     }
@@ -214,16 +156,8 @@ pub fn edge_edge(
 }
 
 /// Direction from the fixed edge to the moving one at `z`, for parallel edges.
-fn separation_before(
-    screw: &Screw,
-    pp: &[DVec3; 4],
-    pq: &[DVec3; 4],
-    c: DVec3,
-    d: DVec3,
-    z: f64,
-) -> Option<DVec3> {
-    let (_, _, on_a, on_b) =
-        closest_points_segments(screw.eval_poly(pp, z), screw.eval_poly(pq, z), c, d);
+fn separation_before(screw: &Screw, pp: &[DVec3; 4], pq: &[DVec3; 4], c: DVec3, d: DVec3, z: f64) -> Option<DVec3> {
+    let (_, _, on_a, on_b) = closest_points_segments(screw.eval_poly(pp, z), screw.eval_poly(pq, z), c, d);
     (on_a - on_b).try_normalize()
 }
 

@@ -206,15 +206,8 @@ mod tests {
         // What the solver owes: roots found, each a true zero of the polynomial it was given.
         let c = from_roots(1.0, &[0.5 - 1e-9, 0.5, 0.5 + 1e-9]);
         let r = roots(c);
-        assert!(
-            !r.is_empty() && r.iter().all(|z| (z - 0.5).abs() < 1e-5),
-            "{r:?}"
-        );
-        assert!(
-            r.iter()
-                .all(|&z| eval(&c, z).abs() <= rounding_bound(&c, z)),
-            "{r:?}"
-        );
+        assert!(!r.is_empty() && r.iter().all(|z| (z - 0.5).abs() < 1e-5), "{r:?}");
+        assert!(r.iter().all(|&z| eval(&c, z).abs() <= rounding_bound(&c, z)), "{r:?}");
         // triple root: found as a tangential/bracketed root near 0.3
         let r = roots(from_roots(1.0, &[0.3, 0.3, 0.3]));
         assert!(!r.is_empty() && (r[0] - 0.3).abs() < 1e-5, "{r:?}");
@@ -225,35 +218,21 @@ mod tests {
         // lowered by 1e-9 it only comes near, which counts within the caller's tolerance.
         let base = from_roots(1.0, &[0.25, 0.25, 2.0]);
         let shifted = |d: f64| [base[0] + d, base[1], base[2], base[3]];
-        assert_eq!(
-            cubic_roots(&shifted(1e-9), 0.0, 1.0, 0.0).as_slice().len(),
-            2
-        );
+        assert_eq!(cubic_roots(&shifted(1e-9), 0.0, 1.0, 0.0).as_slice().len(), 2);
         assert!(cubic_roots(&shifted(-1e-9), 0.0, 1.0, 0.0).is_empty());
-        assert_eq!(
-            cubic_roots(&shifted(-1e-9), 0.0, 1.0, 2e-9)
-                .as_slice()
-                .len(),
-            1
-        );
+        assert_eq!(cubic_roots(&shifted(-1e-9), 0.0, 1.0, 2e-9).as_slice().len(), 1);
         // vanishing leading coefficient: a quadratic in disguise
         let mut c = from_roots(1.0, &[0.1, 0.9]);
         c[3] = 1e-20;
         let r = roots(c);
-        assert!(
-            r.len() == 2 && (r[0] - 0.1).abs() < 1e-12 && (r[1] - 0.9).abs() < 1e-12,
-            "{r:?}"
-        );
+        assert!(r.len() == 2 && (r[0] - 0.1).abs() < 1e-12 && (r[1] - 0.9).abs() < 1e-12, "{r:?}");
         // leading coefficient dominates but roots still inside
         let r = roots(from_roots(1e12, &[0.4, 7.0, -3.0]));
         assert!(r.len() == 1 && (r[0] - 0.4).abs() < 1e-14, "{r:?}");
         // extreme magnitudes
         for scale in [1e-200, 1e200] {
             let r = roots(from_roots(scale, &[0.125, 0.75, 3.0]));
-            assert!(
-                r.len() == 2 && (r[0] - 0.125).abs() < 1e-14 && (r[1] - 0.75).abs() < 1e-14,
-                "{r:?}"
-            );
+            assert!(r.len() == 2 && (r[0] - 0.125).abs() < 1e-14 && (r[1] - 0.75).abs() < 1e-14, "{r:?}");
         }
         // roots extremely close to the interval ends
         let r = roots(from_roots(1.0, &[1e-15, 1.0 - 1e-15, 5.0]));

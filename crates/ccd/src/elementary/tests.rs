@@ -3,23 +3,17 @@ use crate::Pose;
 use glam::DQuat;
 use proptest::prelude::*;
 
-const TOL: Tolerance = Tolerance {
-    scale: 10.0,
-    contact: 1e-9,
-};
+const TOL: Tolerance = Tolerance { scale: 10.0, contact: 1e-9 };
 
 fn arb_vec(r: f64) -> impl Strategy<Value = DVec3> {
     (-r..r, -r..r, -r..r).prop_map(|(x, y, z)| DVec3::new(x, y, z))
 }
 
 fn arb_screw() -> impl Strategy<Value = Screw> {
-    let axis = arb_vec(1.0)
-        .prop_filter("axis", |v| v.length() > 0.1)
-        .prop_map(|v| v.normalize());
+    let axis = arb_vec(1.0).prop_filter("axis", |v| v.length() > 0.1).prop_map(|v| v.normalize());
     let angle = prop_oneof![Just(0.0), 0.0..std::f64::consts::FRAC_PI_2];
-    (axis, angle, arb_vec(2.0)).prop_map(|(axis, angle, t)| {
-        Screw::from_displacement(&Pose::new(DQuat::from_axis_angle(axis, angle), t))
-    })
+    (axis, angle, arb_vec(2.0))
+        .prop_map(|(axis, angle, t)| Screw::from_displacement(&Pose::new(DQuat::from_axis_angle(axis, angle), t)))
 }
 
 /// Independent reference: scan the signed function computed from *positions*
@@ -178,11 +172,7 @@ proptest! {
 }
 
 fn big_triangle_in_plane_z(z: f64) -> [DVec3; 3] {
-    [
-        DVec3::new(-10.0, -10.0, z),
-        DVec3::new(10.0, -10.0, z),
-        DVec3::new(0.0, 10.0, z),
-    ]
+    [DVec3::new(-10.0, -10.0, z), DVec3::new(10.0, -10.0, z), DVec3::new(0.0, 10.0, z)]
 }
 
 #[test]
@@ -205,33 +195,16 @@ fn straight_translation_onto_a_face() {
 #[test]
 fn pure_rotation_about_a_known_axis() {
     // (1, 0, 0) turns about z by π/2; it meets the plane y = sin(0.3) at angle 0.3.
-    let s = Screw::from_displacement(&Pose::from_rotation(DQuat::from_rotation_z(
-        std::f64::consts::FRAC_PI_2,
-    )));
+    let s = Screw::from_displacement(&Pose::from_rotation(DQuat::from_rotation_z(std::f64::consts::FRAC_PI_2)));
     let y0 = 0.3f64.sin();
-    let tri = [
-        DVec3::new(-5.0, y0, -5.0),
-        DVec3::new(5.0, y0, -5.0),
-        DVec3::new(0.0, y0, 5.0),
-    ];
+    let tri = [DVec3::new(-5.0, y0, -5.0), DVec3::new(5.0, y0, -5.0), DVec3::new(0.0, y0, 5.0)];
     let n = unit_normal(&tri);
     let hit = vertex_face(&s, DVec3::X, &tri, n, 1.0, &TOL).unwrap();
     assert!((s.t_of_z(hit.z) - 0.3 / std::f64::consts::FRAC_PI_2).abs() < 1e-14);
     // about an axis off the origin: rotation about the line x = 2, y = 0
-    let s = Screw::from_displacement(&Pose::rotation_about(
-        DVec3::new(2.0, 0.0, 0.0),
-        DVec3::Z,
-        1.0,
-    ));
-    let hit = vertex_face(
-        &s,
-        DVec3::new(1.0, 0.0, 0.0),
-        &tri.map(|p| p * DVec3::new(1.0, -1.0, 1.0)),
-        n,
-        1.0,
-        &TOL,
-    )
-    .unwrap();
+    let s = Screw::from_displacement(&Pose::rotation_about(DVec3::new(2.0, 0.0, 0.0), DVec3::Z, 1.0));
+    let hit =
+        vertex_face(&s, DVec3::new(1.0, 0.0, 0.0), &tri.map(|p| p * DVec3::new(1.0, -1.0, 1.0)), n, 1.0, &TOL).unwrap();
     // the point at distance 1 from the axis reaches y = −sin(0.3) at angle 0.3
     assert!((s.t_of_z(hit.z) - 0.3).abs() < 1e-14);
 }
@@ -241,19 +214,8 @@ fn screw_with_translation_along_axis() {
     // rotation π/3 about z with 3 along z: a vertex at radius 1 rises through z = 1.5
     // when tan(wt/2)/tan(w/2) = 0.5.
     let w = std::f64::consts::FRAC_PI_3;
-    let s = Screw::from_displacement(&Pose::new(
-        DQuat::from_rotation_z(w),
-        DVec3::new(0.0, 0.0, 3.0),
-    ));
-    let hit = vertex_face(
-        &s,
-        DVec3::X,
-        &big_triangle_in_plane_z(1.5),
-        DVec3::Z,
-        1.0,
-        &TOL,
-    )
-    .unwrap();
+    let s = Screw::from_displacement(&Pose::new(DQuat::from_rotation_z(w), DVec3::new(0.0, 0.0, 3.0)));
+    let hit = vertex_face(&s, DVec3::X, &big_triangle_in_plane_z(1.5), DVec3::Z, 1.0, &TOL).unwrap();
     let expected = 2.0 * (0.5 * (w / 2.0).tan()).atan() / w;
     assert!((s.t_of_z(hit.z) - expected).abs() < 1e-14);
 }
@@ -261,15 +223,7 @@ fn screw_with_translation_along_axis() {
 #[test]
 fn contact_at_start() {
     let s = Screw::from_displacement(&Pose::from_translation(DVec3::new(1.0, 0.0, -1.0)));
-    let hit = vertex_face(
-        &s,
-        DVec3::new(0.0, 0.0, 1.0),
-        &big_triangle_in_plane_z(1.0),
-        DVec3::Z,
-        1.0,
-        &TOL,
-    )
-    .unwrap();
+    let hit = vertex_face(&s, DVec3::new(0.0, 0.0, 1.0), &big_triangle_in_plane_z(1.0), DVec3::Z, 1.0, &TOL).unwrap();
     assert_eq!(hit.z, 0.0);
     assert_eq!(hit.normal, DVec3::Z); // moving down: it came from above
     let hit = edge_edge(
@@ -288,24 +242,14 @@ fn contact_at_start() {
 #[test]
 fn motion_within_the_face_plane() {
     // the vertex slides in the plane z = 0 from outside the triangle across its edge x = 0
-    let tri = [
-        DVec3::new(0.0, -1.0, 0.0),
-        DVec3::new(2.0, 0.0, 0.0),
-        DVec3::new(0.0, 1.0, 0.0),
-    ];
+    let tri = [DVec3::new(0.0, -1.0, 0.0), DVec3::new(2.0, 0.0, 0.0), DVec3::new(0.0, 1.0, 0.0)];
     let s = Screw::from_displacement(&Pose::from_translation(DVec3::new(4.0, 0.0, 0.0)));
     let hit = vertex_face(&s, DVec3::new(-1.0, 0.0, 0.0), &tri, DVec3::Z, 1.0, &TOL).unwrap();
     assert!((s.t_of_z(hit.z) - 0.25).abs() < 1e-14);
     // rotating in the plane about z through (3, 0, 0): enters through the edge x + 2y = 2
-    let s = Screw::from_displacement(&Pose::rotation_about(
-        DVec3::new(3.0, 0.0, 0.0),
-        DVec3::Z,
-        1.5,
-    ));
+    let s = Screw::from_displacement(&Pose::rotation_about(DVec3::new(3.0, 0.0, 0.0), DVec3::Z, 1.5));
     let hit = vertex_face(&s, DVec3::new(3.0, 2.0, 0.0), &tri, DVec3::Z, 1.0, &TOL).unwrap();
-    let p = s
-        .displacement_at(s.t_of_z(hit.z))
-        .transform_point(DVec3::new(3.0, 2.0, 0.0));
+    let p = s.displacement_at(s.t_of_z(hit.z)).transform_point(DVec3::new(3.0, 2.0, 0.0));
     assert!((p.x + 2.0 * p.y - 2.0).abs() < 1e-12, "{p}");
     // starts inside: contact at 0
     let hit = vertex_face(&s, DVec3::new(0.5, 0.0, 0.0), &tri, DVec3::Z, 1.0, &TOL).unwrap();
@@ -362,10 +306,7 @@ fn parallel_edges() {
     // sinking; it becomes parallel (t = 0.5, angle 0.5) exactly as it reaches height 0. The
     // cubic has a double root there, and the primitives overlap.
     let s_axial = -(0.5f64).tan() / (0.25f64).tan();
-    let s = Screw::from_displacement(&Pose::new(
-        DQuat::from_rotation_z(1.0),
-        DVec3::new(0.0, 0.0, s_axial),
-    ));
+    let s = Screw::from_displacement(&Pose::new(DQuat::from_rotation_z(1.0), DVec3::new(0.0, 0.0, s_axial)));
     let dir = DQuat::from_rotation_z(-0.5) * DVec3::X;
     let (p, q) = (DVec3::Z - 0.5 * dir, DVec3::Z + 0.5 * dir);
     let hit = edge_edge(&s, p, q, c, d, 1.0, &TOL).expect("touching parallel edges");

@@ -20,14 +20,8 @@ pub enum MeshError {
     NoTriangles,
     #[error("vertex {index} has a non-finite coordinate {position:?}")]
     NonFiniteVertex { index: usize, position: [f64; 3] },
-    #[error(
-        "triangle {triangle} refers to vertex {index}, but the mesh has only {vertex_count} vertices"
-    )]
-    IndexOutOfRange {
-        triangle: usize,
-        index: u32,
-        vertex_count: usize,
-    },
+    #[error("triangle {triangle} refers to vertex {index}, but the mesh has only {vertex_count} vertices")]
+    IndexOutOfRange { triangle: usize, index: u32, vertex_count: usize },
     #[error("all {count} triangles have zero area")]
     AllDegenerate { count: usize },
 }
@@ -81,18 +75,11 @@ impl Mesh {
             return Err(MeshError::NoTriangles);
         }
         if let Some((index, p)) = vertices.iter().enumerate().find(|(_, p)| !p.is_finite()) {
-            return Err(MeshError::NonFiniteVertex {
-                index,
-                position: p.to_array(),
-            });
+            return Err(MeshError::NonFiniteVertex { index, position: p.to_array() });
         }
         for (t, tri) in triangles.iter().enumerate() {
             if let Some(&index) = tri.iter().find(|&&i| i as usize >= vertices.len()) {
-                return Err(MeshError::IndexOutOfRange {
-                    triangle: t,
-                    index,
-                    vertex_count: vertices.len(),
-                });
+                return Err(MeshError::IndexOutOfRange { triangle: t, index, vertex_count: vertices.len() });
             }
         }
 
@@ -101,19 +88,14 @@ impl Mesh {
         for tri in &triangles {
             let [a, b, c] = tri.map(|i| vertices[i as usize]);
             let cross = (b - a).cross(c - a);
-            let longest = (b - a)
-                .length_squared()
-                .max((c - b).length_squared())
-                .max((a - c).length_squared());
+            let longest = (b - a).length_squared().max((c - b).length_squared()).max((a - c).length_squared());
             let bad = !(cross.length() > DEGENERATE_RATIO * longest);
             degenerate.push(bad);
             normals.push(if bad { DVec3::ZERO } else { cross.normalize() });
         }
         let degenerate_count = degenerate.iter().filter(|&&d| d).count();
         if degenerate_count == triangles.len() {
-            return Err(MeshError::AllDegenerate {
-                count: triangles.len(),
-            });
+            return Err(MeshError::AllDegenerate { count: triangles.len() });
         }
 
         // Unique edges, by sorting (min, max, triangle, corner) records.
@@ -181,10 +163,7 @@ impl Mesh {
         }
         for (e, _) in edges.iter().enumerate() {
             let first = edge_faces[edge_face_offsets[e] as usize] as usize;
-            let corner = triangle_edges[first]
-                .iter()
-                .position(|&x| x == e as u32)
-                .unwrap();
+            let corner = triangle_edges[first].iter().position(|&x| x == e as u32).unwrap();
             owned[first] |= 1 << (3 + corner);
         }
 
@@ -261,34 +240,28 @@ impl Mesh {
     /// Edges incident to a vertex.
     pub fn vertex_edges(&self, v: u32) -> &[u32] {
         let v = v as usize;
-        &self.vertex_edges
-            [self.vertex_edge_offsets[v] as usize..self.vertex_edge_offsets[v + 1] as usize]
+        &self.vertex_edges[self.vertex_edge_offsets[v] as usize..self.vertex_edge_offsets[v + 1] as usize]
     }
     /// Vertices this triangle owns (tested through it).
     pub fn owned_vertices(&self, t: u32) -> impl Iterator<Item = u32> + '_ {
         let bits = self.owned[t as usize];
         let tri = self.triangles[t as usize];
-        (0..3)
-            .filter(move |i| bits & (1 << i) != 0)
-            .map(move |i| tri[i])
+        (0..3).filter(move |i| bits & (1 << i) != 0).map(move |i| tri[i])
     }
     /// Edges this triangle owns (tested through it).
     pub fn owned_edges(&self, t: u32) -> impl Iterator<Item = u32> + '_ {
         let bits = self.owned[t as usize];
         let edges = self.triangle_edges[t as usize];
-        (0..3)
-            .filter(move |i| bits & (8 << i) != 0)
-            .map(move |i| edges[i])
+        (0..3).filter(move |i| bits & (8 << i) != 0).map(move |i| edges[i])
     }
     pub fn stats(&self) -> MeshStats {
         self.stats
     }
     /// Axis-aligned bounds of all vertices.
     pub fn bounds(&self) -> (DVec3, DVec3) {
-        self.vertices.iter().fold(
-            (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
-            |(lo, hi), &p| (lo.min(p), hi.max(p)),
-        )
+        self.vertices
+            .iter()
+            .fold((DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)), |(lo, hi), &p| (lo.min(p), hi.max(p)))
     }
 }
 
@@ -297,11 +270,8 @@ mod tests {
     use super::*;
 
     fn tetra() -> Mesh {
-        Mesh::new(
-            vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z],
-            vec![[0, 2, 1], [0, 1, 3], [1, 2, 3], [0, 3, 2]],
-        )
-        .unwrap()
+        Mesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z], vec![[0, 2, 1], [0, 1, 3], [1, 2, 3], [0, 3, 2]])
+            .unwrap()
     }
 
     #[test]
@@ -329,10 +299,7 @@ mod tests {
 
     #[test]
     fn every_feature_has_exactly_one_owner() {
-        let m = MeshBuilder::new()
-            .torus(crate::Pose::IDENTITY, 2.0, 0.5, 12, 8)
-            .build()
-            .unwrap();
+        let m = MeshBuilder::new().torus(crate::Pose::IDENTITY, 2.0, 0.5, 12, 8).build().unwrap();
         let mut vertex_hits = vec![0; m.vertices().len()];
         let mut edge_hits = vec![0; m.edges().len()];
         for t in 0..m.triangles().len() as u32 {
@@ -366,11 +333,8 @@ mod tests {
 
     #[test]
     fn degenerate_triangles_are_counted_and_excluded() {
-        let m = Mesh::new(
-            vec![DVec3::ZERO, DVec3::X, DVec3::Y, 2.0 * DVec3::X],
-            vec![[0, 1, 2], [0, 1, 3], [2, 2, 1]],
-        )
-        .unwrap();
+        let m = Mesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y, 2.0 * DVec3::X], vec![[0, 1, 2], [0, 1, 3], [2, 2, 1]])
+            .unwrap();
         assert_eq!(m.stats().degenerate_triangles, 2);
         assert!(m.is_degenerate(1) && m.is_degenerate(2) && !m.is_degenerate(0));
         assert_eq!(m.owned_vertices(1).count() + m.owned_edges(1).count(), 0);
@@ -379,35 +343,20 @@ mod tests {
 
     #[test]
     fn invalid_input_is_an_error() {
-        assert_eq!(
-            Mesh::new(vec![DVec3::ZERO], vec![]).unwrap_err(),
-            MeshError::NoTriangles
-        );
+        assert_eq!(Mesh::new(vec![DVec3::ZERO], vec![]).unwrap_err(), MeshError::NoTriangles);
         assert!(matches!(
-            Mesh::new(
-                vec![DVec3::ZERO, DVec3::X, DVec3::new(0.0, f64::NAN, 0.0)],
-                vec![[0, 1, 2]]
-            ),
+            Mesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::new(0.0, f64::NAN, 0.0)], vec![[0, 1, 2]]),
             Err(MeshError::NonFiniteVertex { index: 2, .. })
         ));
         assert!(matches!(
             Mesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y], vec![[0, 1, 7]]),
-            Err(MeshError::IndexOutOfRange {
-                triangle: 0,
-                index: 7,
-                vertex_count: 3
-            })
+            Err(MeshError::IndexOutOfRange { triangle: 0, index: 7, vertex_count: 3 })
         ));
         assert!(matches!(
             Mesh::new(vec![DVec3::ZERO, DVec3::X, 2.0 * DVec3::X], vec![[0, 1, 2]]),
             Err(MeshError::AllDegenerate { count: 1 })
         ));
-        let msg = Mesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y], vec![[0, 1, 9]])
-            .unwrap_err()
-            .to_string();
-        assert!(
-            msg.contains("vertex 9") && msg.contains("3 vertices"),
-            "{msg}"
-        );
+        let msg = Mesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y], vec![[0, 1, 9]]).unwrap_err().to_string();
+        assert!(msg.contains("vertex 9") && msg.contains("3 vertices"), "{msg}");
     }
 }

@@ -25,10 +25,8 @@ impl MeshBuilder {
     /// Adds raw triangles whose indices start at 0 for the given vertices.
     pub fn raw(mut self, pose: Pose, vertices: &[DVec3], triangles: &[[u32; 3]]) -> Self {
         let base = self.base();
-        self.vertices
-            .extend(vertices.iter().map(|&p| pose.transform_point(p)));
-        self.triangles
-            .extend(triangles.iter().map(|t| t.map(|i| i + base)));
+        self.vertices.extend(vertices.iter().map(|&p| pose.transform_point(p)));
+        self.triangles.extend(triangles.iter().map(|t| t.map(|i| i + base)));
         self
     }
 
@@ -81,8 +79,7 @@ impl MeshBuilder {
                 for y in 0..nb {
                     for x in 0..na {
                         let q = |x: u32, y: u32| base + y * (na + 1) + x;
-                        let (p00, p10, p11, p01) =
-                            (q(x, y), q(x + 1, y), q(x + 1, y + 1), q(x, y + 1));
+                        let (p00, p10, p11, p01) = (q(x, y), q(x + 1, y), q(x + 1, y + 1), q(x, y + 1));
                         // a × b = normal_axis; flip on the negative side
                         if sign > 0.0 {
                             self.triangles.push([p00, p10, p11]);
@@ -106,18 +103,13 @@ impl MeshBuilder {
             for j in 0..n_minor {
                 let b = TAU * j as f64 / n_minor as f64;
                 let r = major + minor * b.cos();
-                self.vertices.push(pose.transform_point(DVec3::new(
-                    r * a.cos(),
-                    r * a.sin(),
-                    minor * b.sin(),
-                )));
+                self.vertices.push(pose.transform_point(DVec3::new(r * a.cos(), r * a.sin(), minor * b.sin())));
             }
         }
         let idx = |i: u32, j: u32| base + (i % n_major) * n_minor + (j % n_minor);
         for i in 0..n_major {
             for j in 0..n_minor {
-                let (p00, p10, p11, p01) =
-                    (idx(i, j), idx(i + 1, j), idx(i + 1, j + 1), idx(i, j + 1));
+                let (p00, p10, p11, p01) = (idx(i, j), idx(i + 1, j), idx(i + 1, j + 1), idx(i, j + 1));
                 self.triangles.push([p00, p10, p11]);
                 self.triangles.push([p00, p11, p01]);
             }
@@ -130,34 +122,25 @@ impl MeshBuilder {
         let n_lat = n_lat.max(2);
         let n_lon = n_lon.max(3);
         let base = self.base();
-        self.vertices
-            .push(pose.transform_point(DVec3::new(0.0, 0.0, -radius)));
+        self.vertices.push(pose.transform_point(DVec3::new(0.0, 0.0, -radius)));
         for i in 1..n_lat {
             let polar = std::f64::consts::PI * i as f64 / n_lat as f64;
             for j in 0..n_lon {
                 let az = TAU * j as f64 / n_lon as f64;
-                let p = radius
-                    * DVec3::new(polar.sin() * az.cos(), polar.sin() * az.sin(), -polar.cos());
+                let p = radius * DVec3::new(polar.sin() * az.cos(), polar.sin() * az.sin(), -polar.cos());
                 self.vertices.push(pose.transform_point(p));
             }
         }
         let top = self.base();
-        self.vertices
-            .push(pose.transform_point(DVec3::new(0.0, 0.0, radius)));
+        self.vertices.push(pose.transform_point(DVec3::new(0.0, 0.0, radius)));
         let ring = |i: u32, j: u32| base + 1 + (i - 1) * n_lon + (j % n_lon);
         for j in 0..n_lon {
             self.triangles.push([base, ring(1, j + 1), ring(1, j)]);
-            self.triangles
-                .push([top, ring(n_lat - 1, j), ring(n_lat - 1, j + 1)]);
+            self.triangles.push([top, ring(n_lat - 1, j), ring(n_lat - 1, j + 1)]);
         }
         for i in 1..n_lat - 1 {
             for j in 0..n_lon {
-                let (a, b, c, d) = (
-                    ring(i, j),
-                    ring(i, j + 1),
-                    ring(i + 1, j + 1),
-                    ring(i + 1, j),
-                );
+                let (a, b, c, d) = (ring(i, j), ring(i, j + 1), ring(i + 1, j + 1), ring(i + 1, j));
                 self.triangles.push([a, b, c]);
                 self.triangles.push([a, c, d]);
             }
@@ -167,20 +150,12 @@ impl MeshBuilder {
 
     /// A ring of quads between two circles of `n` points (`z0` radius `r0`, `z1` radius
     /// `r1`), facing outward, or inward when `inward`.
-    fn band(
-        &mut self,
-        pose: Pose,
-        (r0, z0): (f64, f64),
-        (r1, z1): (f64, f64),
-        n: u32,
-        inward: bool,
-    ) {
+    fn band(&mut self, pose: Pose, (r0, z0): (f64, f64), (r1, z1): (f64, f64), n: u32, inward: bool) {
         let base = self.base();
         for (r, z) in [(r0, z0), (r1, z1)] {
             for i in 0..n {
                 let a = TAU * i as f64 / n as f64;
-                self.vertices
-                    .push(pose.transform_point(DVec3::new(r * a.cos(), r * a.sin(), z)));
+                self.vertices.push(pose.transform_point(DVec3::new(r * a.cos(), r * a.sin(), z)));
             }
         }
         for i in 0..n {
@@ -198,14 +173,7 @@ impl MeshBuilder {
 
     /// A closed cylinder along the pose's z axis, centred on its origin: `n_around` sides,
     /// `n_along` rings of quads, fan caps. `2 n_around (n_along + 1)` triangles.
-    pub fn cylinder(
-        mut self,
-        pose: Pose,
-        radius: f64,
-        length: f64,
-        n_around: u32,
-        n_along: u32,
-    ) -> Self {
+    pub fn cylinder(mut self, pose: Pose, radius: f64, length: f64, n_around: u32, n_along: u32) -> Self {
         let n_along = n_along.max(1);
         for k in 0..n_along {
             let z0 = length * (k as f64 / n_along as f64 - 0.5);
@@ -214,21 +182,15 @@ impl MeshBuilder {
         }
         for (z, up) in [(-0.5 * length, false), (0.5 * length, true)] {
             let centre = self.base();
-            self.vertices
-                .push(pose.transform_point(DVec3::new(0.0, 0.0, z)));
+            self.vertices.push(pose.transform_point(DVec3::new(0.0, 0.0, z)));
             let ring = self.base();
             for i in 0..n_around {
                 let a = TAU * i as f64 / n_around as f64;
-                self.vertices.push(pose.transform_point(DVec3::new(
-                    radius * a.cos(),
-                    radius * a.sin(),
-                    z,
-                )));
+                self.vertices.push(pose.transform_point(DVec3::new(radius * a.cos(), radius * a.sin(), z)));
             }
             for i in 0..n_around {
                 let (p, q) = (ring + i, ring + (i + 1) % n_around);
-                self.triangles
-                    .push(if up { [centre, p, q] } else { [centre, q, p] });
+                self.triangles.push(if up { [centre, p, q] } else { [centre, q, p] });
             }
         }
         self
@@ -236,15 +198,7 @@ impl MeshBuilder {
 
     /// A thick tube (a bored cylinder) along the pose's z axis: inner radius `inner`, outer
     /// `outer`. `4 n_around (n_along + 1)` triangles.
-    pub fn tube(
-        mut self,
-        pose: Pose,
-        inner: f64,
-        outer: f64,
-        length: f64,
-        n_around: u32,
-        n_along: u32,
-    ) -> Self {
+    pub fn tube(mut self, pose: Pose, inner: f64, outer: f64, length: f64, n_around: u32, n_along: u32) -> Self {
         let n_along = n_along.max(1);
         for k in 0..n_along {
             let z0 = length * (k as f64 / n_along as f64 - 0.5);
@@ -265,11 +219,7 @@ impl MeshBuilder {
         let base = self.base();
         for y in 0..=ny {
             for x in 0..=nx {
-                let p = DVec3::new(
-                    size_x * (x as f64 / nx as f64 - 0.5),
-                    size_y * (y as f64 / ny as f64 - 0.5),
-                    0.0,
-                );
+                let p = DVec3::new(size_x * (x as f64 / nx as f64 - 0.5), size_y * (y as f64 / ny as f64 - 0.5), 0.0);
                 self.vertices.push(pose.transform_point(p));
             }
         }
@@ -311,39 +261,24 @@ mod tests {
     #[test]
     fn primitives_are_closed_and_outward() {
         let pose = Pose::new(DQuat::from_rotation_x(0.3), DVec3::new(1.0, 2.0, 3.0));
-        let cube = MeshBuilder::new()
-            .cuboid(pose, DVec3::new(1.0, 2.0, 3.0))
-            .build()
-            .unwrap();
+        let cube = MeshBuilder::new().cuboid(pose, DVec3::new(1.0, 2.0, 3.0)).build().unwrap();
         assert!(cube.stats().is_closed());
         assert!((volume(&cube) - 48.0).abs() < 1e-9);
 
-        let tcube = MeshBuilder::new()
-            .tessellated_cuboid(pose, DVec3::new(1.0, 2.0, 3.0), [3, 4, 5])
-            .build()
-            .unwrap();
+        let tcube = MeshBuilder::new().tessellated_cuboid(pose, DVec3::new(1.0, 2.0, 3.0), [3, 4, 5]).build().unwrap();
         assert!((volume(&tcube) - 48.0).abs() < 1e-9);
 
-        let torus = MeshBuilder::new()
-            .torus(pose, 2.0, 0.5, 64, 32)
-            .build()
-            .unwrap();
+        let torus = MeshBuilder::new().torus(pose, 2.0, 0.5, 64, 32).build().unwrap();
         assert!(torus.stats().is_closed());
         let exact = 2.0 * std::f64::consts::PI.powi(2) * 2.0 * 0.25;
         assert!((volume(&torus) - exact).abs() < 0.02 * exact);
 
-        let sphere = MeshBuilder::new()
-            .sphere(pose, 1.5, 24, 48)
-            .build()
-            .unwrap();
+        let sphere = MeshBuilder::new().sphere(pose, 1.5, 24, 48).build().unwrap();
         assert!(sphere.stats().is_closed());
         let exact = 4.0 / 3.0 * std::f64::consts::PI * 1.5f64.powi(3);
         assert!((volume(&sphere) - exact).abs() < 0.02 * exact);
 
-        let sheet = MeshBuilder::new()
-            .grid(Pose::IDENTITY, 2.0, 1.0, 4, 2)
-            .build()
-            .unwrap();
+        let sheet = MeshBuilder::new().grid(Pose::IDENTITY, 2.0, 1.0, 4, 2).build().unwrap();
         assert_eq!(sheet.triangles().len(), 16);
         assert!(!sheet.stats().is_closed());
         assert!((sheet.normal(0) - DVec3::Z).length() < 1e-12);

@@ -44,10 +44,7 @@ pub struct RelativeMotion {
 
 impl RelativeMotion {
     pub fn new(a: &Motion, b: &Motion) -> RelativeMotion {
-        RelativeMotion {
-            relative: ScrewPath::new(b.from.inverse() * a.from, b.to.inverse() * a.to),
-            b: b.path(),
-        }
+        RelativeMotion { relative: ScrewPath::new(b.from.inverse() * a.from, b.to.inverse() * a.to), b: b.path() }
     }
 
     /// B's world pose at `t`.
@@ -69,23 +66,15 @@ mod tests {
 
     #[test]
     fn relative_motion_with_b_at_rest_is_a_own_screw() {
-        let b = Pose::new(
-            DQuat::from_axis_angle(DVec3::new(1.0, 0.3, -0.2).normalize(), 0.8),
-            DVec3::new(-3.0, 1.0, 2.0),
-        );
+        let b =
+            Pose::new(DQuat::from_axis_angle(DVec3::new(1.0, 0.3, -0.2).normalize(), 0.8), DVec3::new(-3.0, 1.0, 2.0));
         let a = Motion::new(
             Pose::new(DQuat::from_rotation_y(0.3), DVec3::new(1.0, 2.0, 3.0)),
-            Pose::new(
-                DQuat::from_axis_angle(DVec3::new(0.0, 1.0, 1.0).normalize(), 1.2),
-                DVec3::new(-1.0, 0.5, 2.0),
-            ),
+            Pose::new(DQuat::from_axis_angle(DVec3::new(0.0, 1.0, 1.0).normalize(), 1.2), DVec3::new(-1.0, 0.5, 2.0)),
         );
         let rel = RelativeMotion::new(&a, &Motion::stationary(b));
         for t in [0.0, 0.3, 0.77, 1.0] {
-            assert!(
-                rel.pose_a_at(t).distance_within(&a.pose_at(t), 5.0) < 1e-12,
-                "t = {t}"
-            );
+            assert!(rel.pose_a_at(t).distance_within(&a.pose_at(t), 5.0) < 1e-12, "t = {t}");
         }
     }
 
@@ -95,10 +84,7 @@ mod tests {
             Pose::from_translation(DVec3::X),
             Pose::new(DQuat::from_rotation_z(0.4), DVec3::new(2.0, 1.0, 0.0)),
         );
-        let b = Motion::new(
-            Pose::IDENTITY,
-            Pose::new(DQuat::from_rotation_x(-0.3), DVec3::new(0.0, 0.5, 0.0)),
-        );
+        let b = Motion::new(Pose::IDENTITY, Pose::new(DQuat::from_rotation_x(-0.3), DVec3::new(0.0, 0.5, 0.0)));
         let rel = RelativeMotion::new(&a, &b);
         assert!(rel.pose_a_at(0.0).distance_within(&a.from, 3.0) < 1e-12);
         assert!(rel.pose_a_at(1.0).distance_within(&a.to, 3.0) < 1e-12);

@@ -39,13 +39,7 @@ impl ScrewPath {
                 first.translation - whole.axial() * frac * whole.axis(),
             )
         };
-        ScrewPath {
-            start,
-            end,
-            whole,
-            piece,
-            pieces,
-        }
+        ScrewPath { start, end, whole, piece, pieces }
     }
 
     /// A body that does not move.
@@ -118,10 +112,8 @@ mod tests {
     use glam::{DQuat, DVec3};
 
     fn path_with_angle(angle: f64) -> ScrewPath {
-        let start = Pose::new(
-            DQuat::from_axis_angle(DVec3::new(1.0, 1.0, 0.0).normalize(), 0.4),
-            DVec3::new(1.0, 2.0, 3.0),
-        );
+        let start =
+            Pose::new(DQuat::from_axis_angle(DVec3::new(1.0, 1.0, 0.0).normalize(), 0.4), DVec3::new(1.0, 2.0, 3.0));
         let d = Pose::new(
             DQuat::from_axis_angle(DVec3::new(0.2, -1.0, 0.5).normalize(), angle),
             DVec3::new(0.5, -2.0, 1.5),
@@ -151,19 +143,13 @@ mod tests {
             // the last piece really ends at the end pose
             let last = path.piece_count() - 1;
             let reached = path.piece_screw().displacement_at(1.0) * path.piece_start(last);
-            assert!(
-                reached.distance_within(&path.end(), 3.0) < 1e-10,
-                "angle {angle}"
-            );
+            assert!(reached.distance_within(&path.end(), 3.0) < 1e-10, "angle {angle}");
             // continuity: dense sampling never jumps
             let n = 4000;
             let mut prev = path.pose_at(0.0);
             for i in 1..=n {
                 let p = path.pose_at(i as f64 / n as f64);
-                assert!(
-                    p.distance_within(&prev, 3.0) < 0.02,
-                    "jump at {i} for angle {angle}"
-                );
+                assert!(p.distance_within(&prev, 3.0) < 0.02, "jump at {i} for angle {angle}");
                 prev = p;
             }
         }

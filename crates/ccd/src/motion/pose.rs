@@ -16,16 +16,10 @@ impl Default for Pose {
 }
 
 impl Pose {
-    pub const IDENTITY: Pose = Pose {
-        rotation: DQuat::IDENTITY,
-        translation: DVec3::ZERO,
-    };
+    pub const IDENTITY: Pose = Pose { rotation: DQuat::IDENTITY, translation: DVec3::ZERO };
 
     pub fn new(rotation: DQuat, translation: DVec3) -> Self {
-        Self {
-            rotation,
-            translation,
-        }
+        Self { rotation, translation }
     }
 
     pub fn from_translation(translation: DVec3) -> Self {
@@ -81,10 +75,7 @@ impl Mul for Pose {
     type Output = Pose;
     /// `(a * b)(p) = a(b(p))`.
     fn mul(self, rhs: Pose) -> Pose {
-        Pose::new(
-            self.rotation * rhs.rotation,
-            self.rotation * rhs.translation + self.translation,
-        )
+        Pose::new(self.rotation * rhs.rotation, self.rotation * rhs.translation + self.translation)
     }
 }
 
@@ -94,18 +85,11 @@ mod tests {
 
     #[test]
     fn compose_and_inverse() {
-        let a = Pose::new(
-            DQuat::from_axis_angle(DVec3::new(1.0, 2.0, 3.0).normalize(), 0.7),
-            DVec3::new(1.0, -2.0, 0.5),
-        );
-        let b = Pose::new(
-            DQuat::from_axis_angle(DVec3::Y, -1.1),
-            DVec3::new(0.3, 0.0, 4.0),
-        );
+        let a =
+            Pose::new(DQuat::from_axis_angle(DVec3::new(1.0, 2.0, 3.0).normalize(), 0.7), DVec3::new(1.0, -2.0, 0.5));
+        let b = Pose::new(DQuat::from_axis_angle(DVec3::Y, -1.1), DVec3::new(0.3, 0.0, 4.0));
         let p = DVec3::new(0.2, 0.9, -1.4);
-        assert!(
-            ((a * b).transform_point(p) - a.transform_point(b.transform_point(p))).length() < 1e-14
-        );
+        assert!(((a * b).transform_point(p) - a.transform_point(b.transform_point(p))).length() < 1e-14);
         assert!(((a * a.inverse()).transform_point(p) - p).length() < 1e-14);
         assert!((a.inverse().transform_point(a.transform_point(p)) - p).length() < 1e-14);
     }

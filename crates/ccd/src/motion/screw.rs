@@ -58,14 +58,7 @@ impl Screw {
         } else {
             sin_half / cos_half
         };
-        Screw {
-            axis,
-            angle,
-            axial,
-            perp,
-            tan_half,
-            sin_half,
-        }
+        Screw { axis, angle, axial, perp, tan_half, sin_half }
     }
 
     pub fn axis(&self) -> DVec3 {
@@ -105,11 +98,7 @@ impl Screw {
     /// translation, hence the same `z(t)` (motion.md §3).
     pub fn inverse(&self) -> Screw {
         let back = DQuat::from_axis_angle(self.axis, -self.angle);
-        Screw {
-            axis: -self.axis,
-            perp: -(back * self.perp),
-            ..*self
-        }
+        Screw { axis: -self.axis, perp: -(back * self.perp), ..*self }
     }
 
     /// `z(t) = tan(w t/2) / tan(w/2)`, the normalized polynomial variable (`t` when `w = 0`).
@@ -136,11 +125,7 @@ impl Screw {
 
     /// Ratio `sin(w t/2)/sin(w/2)` of (3.1), `t` in the limit `w → 0`.
     fn chord_ratio(&self, t: f64) -> f64 {
-        if self.sin_half == 0.0 {
-            t
-        } else {
-            (0.5 * self.angle * t).sin() / self.sin_half
-        }
+        if self.sin_half == 0.0 { t } else { (0.5 * self.angle * t).sin() / self.sin_half }
     }
 
     /// The perpendicular translation `Y(t) = (I − R_t) o`, motion.md (3.1).
@@ -162,10 +147,7 @@ impl Screw {
     /// translation `s t`): the intermediate poses used to split large rotations
     /// (motion.md §8). It agrees with [`Screw::displacement_at`] at `t = 0` and `t = 1`.
     pub fn helix_at(&self, t: f64) -> Pose {
-        Pose::new(
-            DQuat::from_axis_angle(self.axis, self.angle * t),
-            self.perp_at(t) + self.axial * t * self.axis,
-        )
+        Pose::new(DQuat::from_axis_angle(self.axis, self.angle * t), self.perp_at(t) + self.axial * t * self.axis)
     }
 
     /// Coefficients `[P0, P1, P2, P3]` with `W(z) · D_t(x) = P0 + P1 z + P2 z² + P3 z³`,
@@ -323,9 +305,7 @@ mod tests {
         // o lies on the rotation axis through `centre`
         assert!(((o - centre).cross(DVec3::Z)).length() < 1e-12);
         for t in [0.1, 0.5, 0.9] {
-            let p = s
-                .displacement_at(t)
-                .transform_point(centre + DVec3::Z * 3.0);
+            let p = s.displacement_at(t).transform_point(centre + DVec3::Z * 3.0);
             assert!((p - (centre + DVec3::Z * 3.0)).length() < 1e-12);
         }
     }

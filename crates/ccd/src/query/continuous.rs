@@ -50,12 +50,7 @@ impl IntervalCache {
             return s;
         }
         let g = self.grid as f64;
-        self.arena.push(IntervalMotion::new(
-            screw,
-            start,
-            i as f64 / g,
-            j as f64 / g,
-        ));
+        self.arena.push(IntervalMotion::new(screw, start, i as f64 / g, j as f64 / g));
         let s = (self.arena.len() - 1) as u32;
         self.slots.insert(key, s);
         s
@@ -87,8 +82,7 @@ impl Found {
     /// Ties (simultaneous contacts) are broken by kind and features, so the answer does not
     /// depend on the order in which pairs are visited.
     fn precedes(&self, o: &Found) -> bool {
-        (self.z, self.kind, self.feature_a, self.feature_b)
-            < (o.z, o.kind, o.feature_a, o.feature_b)
+        (self.z, self.kind, self.feature_a, self.feature_b) < (o.z, o.kind, o.feature_a, o.feature_b)
     }
 }
 
@@ -129,14 +123,7 @@ impl<'a> Sweep<'a> {
     /// The hull of the grid sub-intervals of `[i, j]` (arena slot `slot`) over which nodes
     /// `na` (of A) and `nb` (of B) may overlap, with its slot; `None` if they are separated
     /// throughout.
-    fn surviving(
-        &mut self,
-        na: u32,
-        nb: u32,
-        i: u32,
-        j: u32,
-        slot: u32,
-    ) -> Option<(u32, u32, u32)> {
+    fn surviving(&mut self, na: u32, nb: u32, i: u32, j: u32, slot: u32) -> Option<(u32, u32, u32)> {
         let box_a = self.a.tree().node(na).obb;
         let box_b = self.b.tree().node(nb).obb;
         let test = self.intervals.arena[slot as usize].test(&box_b, &box_a);
@@ -149,10 +136,7 @@ impl<'a> Sweep<'a> {
         }
         let m = (i + j) / 2;
         let (left, right) = (self.slot(i, m), self.slot(m, j));
-        match (
-            self.surviving(na, nb, i, m, left),
-            self.surviving(na, nb, m, j, right),
-        ) {
+        match (self.surviving(na, nb, i, m, left), self.surviving(na, nb, m, j, right)) {
             (Some((l, _, _)), Some((_, h, _))) if (l, h) == (i, j) => Some((i, j, slot)),
             (Some((l, _, _)), Some((_, h, _))) => Some((l, h, self.slot(l, h))),
             (one, other) => one.or(other),
@@ -165,13 +149,7 @@ impl<'a> Sweep<'a> {
 
     fn traverse(&mut self) {
         let root = self.slot(0, self.grid);
-        let mut stack = vec![Pending {
-            na: 0,
-            nb: 0,
-            i: 0,
-            j: self.grid,
-            slot: root,
-        }];
+        let mut stack = vec![Pending { na: 0, nb: 0, i: 0, j: self.grid, slot: root }];
         while let Some(p) = stack.pop() {
             // The slack keeps a pair whose interval starts exactly at the best time (a tie).
             if p.i as f64 > (self.time_limit() + 1e-12) * self.grid as f64 {
@@ -218,13 +196,7 @@ impl<'a> Sweep<'a> {
 
     fn record(&mut self, kind: ContactKind, feature_a: u32, feature_b: u32, hit: Option<Hit>) {
         let Some(hit) = hit else { return };
-        let f = Found {
-            z: hit.z,
-            kind,
-            feature_a,
-            feature_b,
-            hit,
-        };
+        let f = Found { z: hit.z, kind, feature_a, feature_b, hit };
         match self.mode {
             Mode::First => {
                 if self.found.first().is_none_or(|best| f.precedes(best)) {
@@ -253,15 +225,7 @@ impl<'a> Sweep<'a> {
         let n_a = start.transform_vector(mesh_a.normal(ta));
         for v in mesh_b.owned_vertices(tb) {
             self.counters.fv_tests += 1;
-            let hit = face_vertex(
-                &self.screw,
-                &self.inverse,
-                mesh_b.vertex(v),
-                &tri_a,
-                n_a,
-                self.z_limit,
-                &self.tol,
-            );
+            let hit = face_vertex(&self.screw, &self.inverse, mesh_b.vertex(v), &tri_a, n_a, self.z_limit, &self.tol);
             self.record(ContactKind::FaceVertex, ta, v, hit);
         }
         for ea in mesh_a.owned_edges(ta) {
@@ -298,10 +262,7 @@ pub(super) fn run(
     use_tree: bool,
 ) -> Counted<Vec<Contact>> {
     let poses = [motion_a.from, motion_a.to, motion_b.from, motion_b.to];
-    if !poses
-        .iter()
-        .all(|p| p.is_finite() && p.rotation.length() > 0.0)
-    {
+    if !poses.iter().all(|p| p.is_finite() && p.rotation.length() > 0.0) {
         // Nothing is known about a body placed nowhere; without this, NaN boxes would never
         // separate and the query would test every pair.
         return Counted::default();
@@ -311,10 +272,7 @@ pub(super) fn run(
     let pieces = path.piece_count();
     let screw = *path.piece_screw();
     let scale = scale(a, b, &rel);
-    let tol = Tolerance {
-        scale,
-        contact: opts.contact_tolerance * scale,
-    };
+    let tol = Tolerance { scale, contact: opts.contact_tolerance * scale };
     let grid = 1u32 << opts.subdivision_depth.min(MAX_SUBDIVISION_DEPTH);
     let mut counters = Counters::default();
     let mut contacts = Vec::new();
@@ -342,11 +300,7 @@ pub(super) fn run(
             counters: Counters::default(),
             grid,
             ratio: opts.subdivision_ratio,
-            intervals: IntervalCache {
-                grid,
-                arena: Vec::new(),
-                slots: HashMap::default(),
-            },
+            intervals: IntervalCache { grid, arena: Vec::new(), slots: HashMap::default() },
         };
         if use_tree {
             sweep.traverse();
@@ -375,10 +329,7 @@ pub(super) fn run(
             .partial_cmp(&(y.time, y.kind, y.feature_a, y.feature_b))
             .unwrap_or(std::cmp::Ordering::Equal)
     });
-    Counted {
-        value: contacts,
-        counters,
-    }
+    Counted { value: contacts, counters }
 }
 
 /// The first contact of A and B while A follows `motion_a` and B `motion_b`: exact (roots of
@@ -395,10 +346,7 @@ pub fn first_contact(
     opts: &QueryOptions,
 ) -> Counted<Option<Contact>> {
     let r = run(a, motion_a, b, motion_b, opts, Mode::First, true);
-    Counted {
-        value: r.value.into_iter().next(),
-        counters: r.counters,
-    }
+    Counted { value: r.value.into_iter().next(), counters: r.counters }
 }
 
 /// Every feature pair that touches at or before `t_max`, each at its earliest contact,

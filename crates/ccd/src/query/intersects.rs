@@ -21,17 +21,11 @@ pub fn intersects(a: &Collider, pose_a: &Pose, b: &Collider, pose_b: &Pose) -> C
         match (node_a.is_leaf(), node_b.is_leaf()) {
             (true, true) => {
                 for &ta in tree_a.leaf_triangles(node_a) {
-                    let tri_a = a
-                        .mesh()
-                        .triangle_points(ta)
-                        .map(|p| to_b.transform_point(p));
+                    let tri_a = a.mesh().triangle_points(ta).map(|p| to_b.transform_point(p));
                     for &tb in tree_b.leaf_triangles(node_b) {
                         counters.triangle_tests += 1;
                         if triangles_intersect(&tri_a, &b.mesh().triangle_points(tb)) {
-                            return Counted {
-                                value: true,
-                                counters,
-                            };
+                            return Counted { value: true, counters };
                         }
                     }
                 }
@@ -47,8 +41,5 @@ pub fn intersects(a: &Collider, pose_a: &Pose, b: &Collider, pose_b: &Pose) -> C
             }
         }
     }
-    Counted {
-        value: false,
-        counters,
-    }
+    Counted { value: false, counters }
 }

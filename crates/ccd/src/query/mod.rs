@@ -114,10 +114,6 @@ pub struct QueryOptions {
 
 impl Default for QueryOptions {
     fn default() -> Self {
-        QueryOptions {
-            contact_tolerance: 1e-10,
-            subdivision_depth: 6,
-            subdivision_ratio: 1.0,
-        }
+        QueryOptions { contact_tolerance: 1e-10, subdivision_depth: 6, subdivision_ratio: 1.0 }
     }
 }

@@ -48,16 +48,7 @@ pub fn proximity(
             (true, true) => {
                 for &ta in tree_a.leaf_triangles(node_a) {
                     for &tb in tree_b.leaf_triangles(node_b) {
-                        leaf_pair(
-                            a.mesh(),
-                            &to_b,
-                            b.mesh(),
-                            ta,
-                            tb,
-                            distance,
-                            &mut counters,
-                            &mut pairs,
-                        );
+                        leaf_pair(a.mesh(), &to_b, b.mesh(), ta, tb, distance, &mut counters, &mut pairs);
                     }
                 }
             }
@@ -77,10 +68,7 @@ pub fn proximity(
         p.point_b = pose_b.transform_point(p.point_b);
         p.normal = pose_b.transform_vector(p.normal);
     }
-    Counted {
-        value: pairs,
-        counters,
-    }
+    Counted { value: pairs, counters }
 }
 
 /// Projection of `x` on the plane of `tri` if it falls inside the (closed) triangle.
@@ -150,10 +138,7 @@ fn leaf_pair(
     }
     for ea in mesh_a.owned_edges(ta) {
         let [va0, va1] = mesh_a.edge(ea);
-        let (p, q) = (
-            to_b.transform_point(mesh_a.vertex(va0)),
-            to_b.transform_point(mesh_a.vertex(va1)),
-        );
+        let (p, q) = (to_b.transform_point(mesh_a.vertex(va0)), to_b.transform_point(mesh_a.vertex(va1)));
         for eb in mesh_b.owned_edges(tb) {
             counters.ee_tests += 1;
             let [vb0, vb1] = mesh_b.edge(eb);
@@ -175,28 +160,16 @@ fn leaf_pair(
                     let n = if n.dot(pa - pb) < 0.0 { -n } else { n };
                     (ContactKind::EdgeEdge, ea, eb, n)
                 }
-                (Some(v), None) if first_a(v) => (
-                    ContactKind::VertexEdge,
-                    v,
-                    eb,
-                    cross.try_normalize().unwrap_or(DVec3::Z),
-                ),
-                (None, Some(v)) if first_b(v) => (
-                    ContactKind::EdgeVertex,
-                    ea,
-                    v,
-                    cross.try_normalize().unwrap_or(DVec3::Z),
-                ),
-                (Some(x), Some(y)) if first_a(x) && first_b(y) => {
-                    (ContactKind::VertexVertex, x, y, n_b)
+                (Some(v), None) if first_a(v) => {
+                    (ContactKind::VertexEdge, v, eb, cross.try_normalize().unwrap_or(DVec3::Z))
                 }
+                (None, Some(v)) if first_b(v) => {
+                    (ContactKind::EdgeVertex, ea, v, cross.try_normalize().unwrap_or(DVec3::Z))
+                }
+                (Some(x), Some(y)) if first_a(x) && first_b(y) => (ContactKind::VertexVertex, x, y, n_b),
                 _ => continue,
             };
-            let normal = if dist > 0.0 {
-                direction(pb, pa, fallback)
-            } else {
-                fallback
-            };
+            let normal = if dist > 0.0 { direction(pb, pa, fallback) } else { fallback };
             out.push(ProximityPair {
                 kind,
                 feature_a: fa,

@@ -14,10 +14,7 @@ pub fn first_contact(
     opts: &QueryOptions,
 ) -> Counted<Option<Contact>> {
     let r = run(a, motion_a, b, motion_b, opts, Mode::First, false);
-    Counted {
-        value: r.value.into_iter().next(),
-        counters: r.counters,
-    }
+    Counted { value: r.value.into_iter().next(), counters: r.counters }
 }
 
 /// [`contacts_within`](super::contacts_within) without the tree.

@@ -7,37 +7,19 @@ use proptest::prelude::*;
 use std::path::Path;
 
 pub fn data(path: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(path)
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(path)
 }
 
 /// Loads an OBJ as it is: triangulated, all objects merged, no rescaling.
 pub fn load_obj(path: &Path) -> Mesh {
-    let (models, _) = tobj::load_obj(
-        path,
-        &tobj::LoadOptions {
-            triangulate: true,
-            single_index: true,
-            ..Default::default()
-        },
-    )
-    .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let (models, _) =
+        tobj::load_obj(path, &tobj::LoadOptions { triangulate: true, single_index: true, ..Default::default() })
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut b = MeshBuilder::new();
     for m in models {
         let base = b.vertices.len() as u32;
-        b.vertices.extend(
-            m.mesh
-                .positions
-                .chunks(3)
-                .map(|p| DVec3::new(p[0], p[1], p[2])),
-        );
-        b.triangles.extend(
-            m.mesh
-                .indices
-                .chunks(3)
-                .map(|t| [t[0] + base, t[1] + base, t[2] + base]),
-        );
+        b.vertices.extend(m.mesh.positions.chunks(3).map(|p| DVec3::new(p[0], p[1], p[2])));
+        b.triangles.extend(m.mesh.indices.chunks(3).map(|t| [t[0] + base, t[1] + base, t[2] + base]));
     }
     b.build().unwrap()
 }
@@ -60,22 +42,14 @@ pub fn arb_pose(r: f64) -> impl Strategy<Value = Pose> {
 /// open sheets, lone triangles, and soups of unconnected triangles.
 pub fn arb_mesh() -> impl Strategy<Value = Mesh> {
     prop_oneof![
-        (0.2..1.0f64, 0.2..1.0f64, 0.05..1.0f64).prop_map(|(x, y, z)| MeshBuilder::new()
-            .cuboid(Pose::IDENTITY, DVec3::new(x, y, z))
-            .build()
-            .unwrap()),
-        (0.4..1.0f64, 0.1..0.3f64, 5u32..9, 3u32..6).prop_map(|(r, s, n, m)| MeshBuilder::new()
-            .torus(Pose::IDENTITY, r, s, n, m)
-            .build()
-            .unwrap()),
-        (0.3..1.0f64, 3u32..6, 4u32..8).prop_map(|(r, a, b)| MeshBuilder::new()
-            .sphere(Pose::IDENTITY, r, a, b)
-            .build()
-            .unwrap()),
-        (0.5..2.0f64, 0.5..2.0f64, 1u32..4, 1u32..4).prop_map(|(x, y, n, m)| MeshBuilder::new()
-            .grid(Pose::IDENTITY, x, y, n, m)
-            .build()
-            .unwrap()),
+        (0.2..1.0f64, 0.2..1.0f64, 0.05..1.0f64)
+            .prop_map(|(x, y, z)| MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::new(x, y, z)).build().unwrap()),
+        (0.4..1.0f64, 0.1..0.3f64, 5u32..9, 3u32..6)
+            .prop_map(|(r, s, n, m)| MeshBuilder::new().torus(Pose::IDENTITY, r, s, n, m).build().unwrap()),
+        (0.3..1.0f64, 3u32..6, 4u32..8)
+            .prop_map(|(r, a, b)| MeshBuilder::new().sphere(Pose::IDENTITY, r, a, b).build().unwrap()),
+        (0.5..2.0f64, 0.5..2.0f64, 1u32..4, 1u32..4)
+            .prop_map(|(x, y, n, m)| MeshBuilder::new().grid(Pose::IDENTITY, x, y, n, m).build().unwrap()),
         proptest::collection::vec(proptest::array::uniform3(arb_vec(1.0)), 1..8).prop_filter_map(
             "non-degenerate",
             |tris| {
@@ -105,36 +79,19 @@ pub fn arb_case() -> impl Strategy<Value = Case> {
     // like one frame of a drag.
     let step = prop_oneof![
         arb_pose(1.5).prop_map(|p| (p, false)),
-        (arb_rotation(), arb_vec(1.0))
-            .prop_map(|(q, t)| { (Pose::new(DQuat::IDENTITY.slerp(q, 0.15), t), true) })
+        (arb_rotation(), arb_vec(1.0)).prop_map(|(q, t)| { (Pose::new(DQuat::IDENTITY.slerp(q, 0.15), t), true) })
     ];
-    (
-        arb_mesh(),
-        arb_mesh(),
-        arb_pose(3.0),
-        step,
-        arb_pose(0.3),
-        prop::bool::weighted(0.25),
+    (arb_mesh(), arb_mesh(), arb_pose(3.0), step, arb_pose(0.3), prop::bool::weighted(0.25)).prop_filter_map(
+        "start clear",
+        |(a, b, from, (to, relative), b_move, both_move)| {
+            let to = if relative { to * from } else { to };
+            let motion_b =
+                if both_move { Motion::new(Pose::IDENTITY, b_move) } else { Motion::stationary(Pose::IDENTITY) };
+            let (ca, cb) = (Collider::new(a.clone()), Collider::new(b.clone()));
+            if intersects(&ca, &from, &cb, &motion_b.from).value {
+                return None;
+            }
+            Some(Case { a, b, motion_a: Motion::new(from, to), motion_b })
+        },
     )
-        .prop_filter_map(
-            "start clear",
-            |(a, b, from, (to, relative), b_move, both_move)| {
-                let to = if relative { to * from } else { to };
-                let motion_b = if both_move {
-                    Motion::new(Pose::IDENTITY, b_move)
-                } else {
-                    Motion::stationary(Pose::IDENTITY)
-                };
-                let (ca, cb) = (Collider::new(a.clone()), Collider::new(b.clone()));
-                if intersects(&ca, &from, &cb, &motion_b.from).value {
-                    return None;
-                }
-                Some(Case {
-                    a,
-                    b,
-                    motion_a: Motion::new(from, to),
-                    motion_b,
-                })
-            },
-        )
 }
