@@ -14,12 +14,11 @@ fn main() {
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let result = match argv.first().map(String::as_str) {
         Some("toi") => toi::run(&argv[1..]),
-        Some("help" | "--help" | "-h") => {
+        None | Some("help" | "--help" | "-h") => {
             print!("{}", usage());
             Ok(())
         }
         Some(other) => Err(UsageError(format!("unknown command {other:?}\n{}", usage()))),
-        None => Err(UsageError(usage())),
     };
     if let Err(e) = result {
         eprintln!("mockup-cli: {e}");
