@@ -105,7 +105,7 @@ pub struct QueryOptions {
     /// fraction of the query's coordinate scale (docs/motion.md §5).
     pub contact_tolerance: f64,
     /// Time intervals of box pairs are split down to `1 / 2^subdivision_depth` of the step
-    /// (docs/continuous-obb.md §4).
+    /// (docs/continuous-obb.md §4); at most 12, larger values count as 12.
     pub subdivision_depth: u32,
     /// A pair's interval is split only when its sweep exceeds this multiple of the two
     /// boxes' radii.
