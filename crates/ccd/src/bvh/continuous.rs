@@ -34,7 +34,8 @@ pub struct IntervalMotion {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BoxTest {
     pub separated: bool,
-    /// Upper bound of how far any point of the moving box travels from its mid-time position.
+    /// Upper bound of how far any point of the moving box travels from its mid-time position
+    /// (only computed for pairs that are not separated; 0 otherwise).
     pub sweep: f64,
 }
 
@@ -130,8 +131,7 @@ impl IntervalMotion {
     pub fn test(&self, fixed: &Obb, moving: &Obb) -> BoxTest {
         let p = self.prepare(fixed, moving);
         let sweep_a = self.sweep_of(p.e_c);
-        let sweep = self.dsigma.mag() + sweep_a.0.length() + sweep_a.1.length() + (self.a1 + self.a2) * moving.radius();
-        let separated = BoxTest { separated: true, sweep };
+        let separated = BoxTest { separated: true, sweep: 0.0 };
         let (b, a) = (fixed.half, moving.half);
         let mut c = [[Interval::point(0.0); 3]; 3];
         let mut ca = [[0.0; 3]; 3];
@@ -152,7 +152,11 @@ impl IntervalMotion {
                 return separated;
             }
         }
-        BoxTest { separated: cross_axes_separate(&c, &ca, &t_f, b, a, 0.0), sweep }
+        if cross_axes_separate(&c, &ca, &t_f, b, a, 0.0) {
+            return separated;
+        }
+        let sweep = self.dsigma.mag() + sweep_a.0.length() + sweep_a.1.length() + (self.a1 + self.a2) * moving.radius();
+        BoxTest { separated: false, sweep }
     }
 
     /// All the intervals at once (for tests): `C`, `T_F`, `T_E`.

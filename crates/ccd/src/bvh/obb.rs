@@ -42,16 +42,6 @@ impl Obb {
         self.half.length()
     }
 
-    pub fn corners(&self) -> [DVec3; 8] {
-        std::array::from_fn(|i| {
-            let s = |bit: usize| if i & bit == 0 { -1.0 } else { 1.0 };
-            self.center
-                + self.axes[0] * (s(1) * self.half.x)
-                + self.axes[1] * (s(2) * self.half.y)
-                + self.axes[2] * (s(4) * self.half.z)
-        })
-    }
-
     pub fn contains(&self, p: DVec3, tol: f64) -> bool {
         let d = p - self.center;
         (0..3).all(|i| d.dot(self.axes[i]).abs() <= self.half[i] + tol)

@@ -56,7 +56,6 @@ pub struct Mesh {
     vertices: Vec<DVec3>,
     triangles: Vec<[u32; 3]>,
     normals: Vec<DVec3>,
-    degenerate: Vec<bool>,
     edges: Vec<[u32; 2]>,
     edge_face_offsets: Vec<u32>,
     edge_faces: Vec<u32>,
@@ -182,7 +181,6 @@ impl Mesh {
             vertices,
             triangles,
             normals,
-            degenerate,
             edges,
             edge_face_offsets,
             edge_faces,
@@ -214,7 +212,7 @@ impl Mesh {
         self.normals[t as usize]
     }
     pub fn is_degenerate(&self, t: u32) -> bool {
-        self.degenerate[t as usize]
+        self.normals[t as usize] == DVec3::ZERO
     }
     /// Unique edges, each as its two vertex indices (smaller first).
     pub fn edges(&self) -> &[[u32; 2]] {

@@ -53,10 +53,6 @@ impl ScrewPath {
     pub fn end(&self) -> Pose {
         self.end
     }
-    /// The screw of the whole step (axis, total angle and translation).
-    pub fn whole(&self) -> &Screw {
-        &self.whole
-    }
     /// The displacement shared by every piece.
     pub fn piece_screw(&self) -> &Screw {
         &self.piece
@@ -99,10 +95,6 @@ impl ScrewPath {
         }
         let (k, local) = self.locate(t);
         self.piece.displacement_at(local) * self.piece_start(k)
-    }
-
-    pub fn is_stationary(&self) -> bool {
-        self.start == self.end
     }
 }
 

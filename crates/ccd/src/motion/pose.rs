@@ -1,4 +1,4 @@
-use glam::{DMat3, DQuat, DVec3};
+use glam::{DQuat, DVec3};
 use std::ops::Mul;
 
 /// A rigid placement: body coordinates `p` go to `rotation * p + translation`.
@@ -42,10 +42,6 @@ impl Pose {
 
     pub fn transform_vector(&self, v: DVec3) -> DVec3 {
         self.rotation * v
-    }
-
-    pub fn rotation_matrix(&self) -> DMat3 {
-        DMat3::from_quat(self.rotation)
     }
 
     pub fn inverse(&self) -> Pose {

@@ -6,6 +6,7 @@
 //! §4) only along grid points, so the per-interval motion data is computed once per query,
 //! not once per box pair.
 
+use super::traversal::open_a;
 use super::{Contact, ContactKind, Counted, Counters, QueryOptions};
 use crate::bvh::IntervalMotion;
 use crate::elementary::{Hit, Tolerance, edge_edge, face_vertex, vertex_face};
@@ -160,21 +161,16 @@ impl<'a> Sweep<'a> {
             };
             let (tree_a, tree_b) = (self.a.tree(), self.b.tree());
             let (node_a, node_b) = (tree_a.node(p.na), tree_b.node(p.nb));
-            let split_a = match (node_a.is_leaf(), node_b.is_leaf()) {
-                (true, true) => {
-                    for &ta in tree_a.leaf_triangles(node_a) {
-                        for &tb in tree_b.leaf_triangles(node_b) {
-                            self.leaf_pair(ta, tb);
-                        }
+            if node_a.is_leaf() && node_b.is_leaf() {
+                for &ta in tree_a.leaf_triangles(node_a) {
+                    for &tb in tree_b.leaf_triangles(node_b) {
+                        self.leaf_pair(ta, tb);
                     }
-                    continue;
                 }
-                (false, true) => true,
-                (true, false) => false,
-                (false, false) => node_a.obb.radius() >= node_b.obb.radius(),
-            };
+                continue;
+            }
             let pending = |na, nb| Pending { na, nb, i, j, slot };
-            if split_a {
+            if open_a(node_a, node_b) {
                 let (l, r) = tree_a.children(p.na);
                 stack.extend([pending(r, p.nb), pending(l, p.nb)]);
             } else {
@@ -332,6 +328,11 @@ pub(super) fn run(
     Counted { value: contacts, counters }
 }
 
+/// The earliest of a `Mode::First` run's contacts (there is at most one).
+pub(super) fn first_of(r: Counted<Vec<Contact>>) -> Counted<Option<Contact>> {
+    Counted { value: r.value.into_iter().next(), counters: r.counters }
+}
+
 /// The first contact of A and B while A follows `motion_a` and B `motion_b`: exact (roots of
 /// cubics along Redon's screw, no time sampling). `None` if they never touch in `[0, 1]`.
 ///
@@ -345,8 +346,7 @@ pub fn first_contact(
     motion_b: &Motion,
     opts: &QueryOptions,
 ) -> Counted<Option<Contact>> {
-    let r = run(a, motion_a, b, motion_b, opts, Mode::First, true);
-    Counted { value: r.value.into_iter().next(), counters: r.counters }
+    first_of(run(a, motion_a, b, motion_b, opts, Mode::First, true))
 }
 
 /// Every feature pair that touches at or before `t_max`, each at its earliest contact,

@@ -1,11 +1,12 @@
 //! Feature pairs closer than a distance, with their closest points: how the solver follows
 //! its contacts between steps.
 
+use super::traversal::near_leaf_pairs;
 use super::{ContactKind, Counted, Counters};
-use crate::bvh::separated;
 use crate::geometry::closest_points_segments;
 use crate::{Collider, Mesh, Pose};
 use glam::DVec3;
+use std::ops::ControlFlow;
 
 /// Two features closer than the query distance, at their closest points (world coordinates).
 ///
@@ -34,35 +35,16 @@ pub fn proximity(
     distance: f64,
 ) -> Counted<Vec<ProximityPair>> {
     let to_b = pose_b.inverse() * *pose_a;
-    let (tree_a, tree_b) = (a.tree(), b.tree());
     let mut counters = Counters::default();
     let mut pairs = Vec::new();
-    let mut stack = vec![(0u32, 0u32)];
-    while let Some((na, nb)) = stack.pop() {
-        let (node_a, node_b) = (tree_a.node(na), tree_b.node(nb));
-        counters.bv_tests += 1;
-        if separated(&node_b.obb, &node_a.obb.transformed(&to_b), distance) {
-            continue;
-        }
-        match (node_a.is_leaf(), node_b.is_leaf()) {
-            (true, true) => {
-                for &ta in tree_a.leaf_triangles(node_a) {
-                    for &tb in tree_b.leaf_triangles(node_b) {
-                        leaf_pair(a.mesh(), &to_b, b.mesh(), ta, tb, distance, &mut counters, &mut pairs);
-                    }
-                }
-            }
-            (leaf_a, leaf_b) => {
-                if leaf_b || (!leaf_a && node_a.obb.radius() >= node_b.obb.radius()) {
-                    let (l, r) = tree_a.children(na);
-                    stack.extend([(l, nb), (r, nb)]);
-                } else {
-                    let (l, r) = tree_b.children(nb);
-                    stack.extend([(na, l), (na, r)]);
-                }
+    near_leaf_pairs(a, &to_b, b, distance, &mut counters, |leaf_a, leaf_b, counters| {
+        for &ta in leaf_a {
+            for &tb in leaf_b {
+                leaf_pair(a.mesh(), &to_b, b.mesh(), ta, tb, distance, counters, &mut pairs);
             }
         }
-    }
+        ControlFlow::Continue(())
+    });
     for p in &mut pairs {
         p.point_a = pose_b.transform_point(p.point_a);
         p.point_b = pose_b.transform_point(p.point_b);

@@ -1,7 +1,7 @@
 //! Brute-force versions of the continuous queries: every feature pair, no tree. Slow
 //! (quadratic); they exist to validate the tree traversal.
 
-use super::continuous::{Mode, run};
+use super::continuous::{Mode, first_of, run};
 use super::{Contact, Counted, QueryOptions};
 use crate::{Collider, Motion};
 
@@ -13,8 +13,7 @@ pub fn first_contact(
     motion_b: &Motion,
     opts: &QueryOptions,
 ) -> Counted<Option<Contact>> {
-    let r = run(a, motion_a, b, motion_b, opts, Mode::First, false);
-    Counted { value: r.value.into_iter().next(), counters: r.counters }
+    first_of(run(a, motion_a, b, motion_b, opts, Mode::First, false))
 }
 
 /// [`contacts_within`](super::contacts_within) without the tree.
