@@ -1,0 +1,161 @@
+//! The active-set iteration of docs/cone.md §3, over anything that can give Gram entries,
+//! linear terms and the gradient.
+
+use crate::Settings;
+use crate::cholesky::GrowingFactor;
+
+/// A problem `min ½ λᵀ G λ − cᵀ λ, λ ≥ 0`, seen through what the iteration needs.
+pub(crate) trait Problem {
+    fn len(&self) -> usize;
+    fn gram(&self, i: usize, j: usize) -> f64;
+    fn linear(&self, i: usize) -> f64;
+    /// `w = c − G λ` for every generator, λ nonzero only on `active`.
+    fn gradient(&self, active: &[usize], lambda: &[f64], w: &mut [f64]);
+    /// The scale the optimality tolerance is relative to (‖b‖ for a point).
+    fn scale(&self) -> f64;
+}
+
+/// Reusable buffers, so that many small projections (BM-cone building) do not allocate.
+#[derive(Clone, Debug, Default)]
+pub struct Workspace {
+    pub(crate) lambda: Vec<f64>,
+    pub(crate) active: Vec<usize>,
+    w: Vec<f64>,
+    norms: Vec<f64>,
+    refused: Vec<bool>,
+    factor: GrowingFactor,
+    column: Vec<f64>,
+    rhs: Vec<f64>,
+    z: Vec<f64>,
+}
+
+/// What one run did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Passes through step 1 of the iteration (each adds at most one generator).
+    pub iterations: usize,
+    /// False only when `Settings::max_iterations` ran out first.
+    pub converged: bool,
+}
+
+impl Workspace {
+    fn refactor(&mut self, p: &impl Problem) {
+        self.factor.clear();
+        let mut kept = 0;
+        for idx in 0..self.active.len() {
+            let j = self.active[idx];
+            self.column.clear();
+            self.column.extend(self.active[..kept].iter().map(|&a| p.gram(a, j)));
+            if self.factor.push(&self.column, p.gram(j, j)) {
+                self.active[kept] = j;
+                kept += 1;
+            } else {
+                self.lambda[j] = 0.0;
+            }
+        }
+        self.active.truncate(kept);
+    }
+
+    pub(crate) fn run(&mut self, p: &impl Problem, settings: &Settings) -> Outcome {
+        let k = p.len();
+        self.lambda.clear();
+        self.lambda.resize(k, 0.0);
+        self.active.clear();
+        self.w.clear();
+        self.w.resize(k, 0.0);
+        self.refused.clear();
+        self.refused.resize(k, false);
+        self.norms.clear();
+        self.norms.extend((0..k).map(|i| p.gram(i, i).max(0.0).sqrt()));
+        self.factor.clear();
+        let beta = p.scale();
+        let max_norm = self.norms.iter().copied().fold(0.0, f64::max);
+        let max_iterations = if settings.max_iterations == 0 { 50 + 5 * k } else { settings.max_iterations };
+        let mut iterations = 0;
+        if !(beta > 0.0) || !(max_norm > 0.0) {
+            return Outcome { iterations, converged: true };
+        }
+        loop {
+            if iterations >= max_iterations {
+                return Outcome { iterations, converged: false };
+            }
+            iterations += 1;
+            p.gradient(&self.active, &self.lambda, &mut self.w);
+            // Rounding in the residual grows with the combination's size, not only with b.
+            let size = self.active.iter().map(|&a| self.lambda[a] * self.norms[a]).sum::<f64>();
+            let threshold = settings.tolerance * beta.max(size);
+            // Step 1–2: the steepest generator, as an angle.
+            let mut best: Option<(usize, f64)> = None;
+            for i in 0..k {
+                let n = self.norms[i];
+                if self.refused[i] || !(n > 1e-150 * max_norm) || self.active.contains(&i) {
+                    continue;
+                }
+                if self.w[i] > threshold * n {
+                    let slope = self.w[i] / n;
+                    if best.is_none_or(|(_, s)| slope > s) {
+                        best = Some((i, slope));
+                    }
+                }
+            }
+            let Some((j, _)) = best else {
+                // A refused generator that still points into the residual means the problem
+                // is unbounded (explicit form) or numerically degenerate: say so.
+                let stuck = (0..k).any(|i| self.refused[i] && self.w[i] > threshold * self.norms[i]);
+                return Outcome { iterations, converged: !stuck };
+            };
+            self.column.clear();
+            self.column.extend(self.active.iter().map(|&a| p.gram(a, j)));
+            if !self.factor.push(&self.column, p.gram(j, j)) {
+                self.refused[j] = true;
+                continue;
+            }
+            self.active.push(j);
+            // Steps 3–4.
+            loop {
+                self.rhs.clear();
+                self.rhs.extend(self.active.iter().map(|&a| p.linear(a)));
+                self.factor.solve(&self.rhs, &mut self.z);
+                if self.z.iter().all(|&z| z > 0.0) {
+                    for (idx, &a) in self.active.iter().enumerate() {
+                        self.lambda[a] = self.z[idx];
+                    }
+                    self.refused.iter_mut().for_each(|r| *r = false);
+                    break;
+                }
+                // Move toward z until the first coefficient reaches zero; drop it.
+                let mut blocker = (usize::MAX, f64::INFINITY);
+                for (idx, &a) in self.active.iter().enumerate() {
+                    let z = self.z[idx];
+                    if z <= 0.0 {
+                        let l = self.lambda[a];
+                        let alpha = l / (l - z);
+                        if alpha < blocker.1 {
+                            blocker = (a, alpha);
+                        }
+                    }
+                }
+                let (b, alpha) = blocker;
+                if b == j && self.lambda[j] == 0.0 {
+                    // Rounding: the new generator would leave at once. Refuse it this pass
+                    // (refusals are cleared on the next successful step).
+                    self.active.pop();
+                    self.refused[j] = true;
+                    self.refactor(p);
+                    break;
+                }
+                for (idx, &a) in self.active.iter().enumerate() {
+                    let l = self.lambda[a];
+                    self.lambda[a] = (l + alpha * (self.z[idx] - l)).max(0.0);
+                }
+                self.lambda[b] = 0.0;
+                let lambda = &self.lambda;
+                self.active.retain(|&a| lambda[a] > 0.0);
+                self.refactor(p);
+                if self.active.is_empty() {
+                    break;
+                }
+            }
+        }
+    }
+}
