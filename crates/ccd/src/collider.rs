@@ -1,24 +1,48 @@
 use crate::Mesh;
-use crate::bvh::ObbTree;
+use crate::bvh::{BmCones, ConeSettings, ObbTree, is_solid};
 
 /// Default triangles per leaf; docs/benchmarks.md has the measurement behind it.
 pub const DEFAULT_LEAF_SIZE: usize = 1;
 
-/// A mesh with its OBB tree: what every query takes.
+/// How a collider is built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ColliderOptions {
+    pub leaf_size: usize,
+    /// BM-cones for backward-motion culling (docs/bm-culling.md). Built only for solids
+    /// ([`is_solid`]); `None` builds none.
+    pub cones: Option<ConeSettings>,
+}
+
+impl Default for ColliderOptions {
+    fn default() -> Self {
+        ColliderOptions { leaf_size: DEFAULT_LEAF_SIZE, cones: Some(ConeSettings::default()) }
+    }
+}
+
+/// A mesh with its OBB tree and BM-cones: what every query takes.
 #[derive(Clone, Debug)]
 pub struct Collider {
     mesh: Mesh,
     tree: ObbTree,
+    cones: BmCones,
 }
 
 impl Collider {
     pub fn new(mesh: Mesh) -> Collider {
-        Collider::with_leaf_size(mesh, DEFAULT_LEAF_SIZE)
+        Collider::with_options(mesh, &ColliderOptions::default())
     }
 
     pub fn with_leaf_size(mesh: Mesh, leaf_size: usize) -> Collider {
-        let tree = ObbTree::build(&mesh, leaf_size);
-        Collider { mesh, tree }
+        Collider::with_options(mesh, &ColliderOptions { leaf_size, ..ColliderOptions::default() })
+    }
+
+    pub fn with_options(mesh: Mesh, options: &ColliderOptions) -> Collider {
+        let tree = ObbTree::build(&mesh, options.leaf_size);
+        let cones = match options.cones {
+            Some(settings) if is_solid(&mesh) => BmCones::build(&mesh, &tree, &settings),
+            _ => BmCones::none(&tree),
+        };
+        Collider { mesh, tree, cones }
     }
 
     pub fn mesh(&self) -> &Mesh {
@@ -27,5 +51,10 @@ impl Collider {
 
     pub fn tree(&self) -> &ObbTree {
         &self.tree
+    }
+
+    /// BM-cones per tree node (none for open or inward-oriented meshes).
+    pub fn cones(&self) -> &BmCones {
+        &self.cones
     }
 }

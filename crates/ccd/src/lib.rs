@@ -11,7 +11,7 @@ pub mod mesh;
 pub mod motion;
 pub mod query;
 
-pub use collider::{Collider, DEFAULT_LEAF_SIZE};
+pub use collider::{Collider, ColliderOptions, DEFAULT_LEAF_SIZE};
 pub use mesh::{Mesh, MeshBuilder, MeshError, MeshStats};
 pub use motion::{Motion, Pose, RelativeMotion, Screw, ScrewPath};
 pub use query::{

@@ -2,17 +2,22 @@
 //! linear terms and the gradient.
 
 use crate::Settings;
-use crate::cholesky::GrowingFactor;
 
 /// A problem `min ½ λᵀ G λ − cᵀ λ, λ ≥ 0`, seen through what the iteration needs.
 pub(crate) trait Problem {
     fn len(&self) -> usize;
     fn gram(&self, i: usize, j: usize) -> f64;
-    fn linear(&self, i: usize) -> f64;
     /// `w = c − G λ` for every generator, λ nonzero only on `active`.
-    fn gradient(&self, active: &[usize], lambda: &[f64], w: &mut [f64]);
+    fn gradient(&mut self, active: &[usize], lambda: &[f64], w: &mut [f64]);
     /// The scale the optimality tolerance is relative to (‖b‖ for a point).
     fn scale(&self) -> f64;
+    /// Forgets the factor of the active generators.
+    fn clear_factor(&mut self);
+    /// Appends generator `j` to the factor of the `active` ones; false if it is numerically
+    /// dependent on them.
+    fn push_column(&mut self, active: &[usize], j: usize) -> bool;
+    /// The unconstrained minimiser on the active set: `G_AA z = c_A`.
+    fn solve_active(&mut self, active: &[usize], z: &mut Vec<f64>);
 }
 
 /// Reusable buffers, so that many small projections (BM-cone building) do not allocate.
@@ -23,9 +28,6 @@ pub struct Workspace {
     w: Vec<f64>,
     norms: Vec<f64>,
     refused: Vec<bool>,
-    factor: GrowingFactor,
-    column: Vec<f64>,
-    rhs: Vec<f64>,
     z: Vec<f64>,
 }
 
@@ -39,14 +41,12 @@ pub struct Outcome {
 }
 
 impl Workspace {
-    fn refactor(&mut self, p: &impl Problem) {
-        self.factor.clear();
+    fn refactor(&mut self, p: &mut impl Problem) {
+        p.clear_factor();
         let mut kept = 0;
         for idx in 0..self.active.len() {
             let j = self.active[idx];
-            self.column.clear();
-            self.column.extend(self.active[..kept].iter().map(|&a| p.gram(a, j)));
-            if self.factor.push(&self.column, p.gram(j, j)) {
+            if p.push_column(&self.active[..kept], j) {
                 self.active[kept] = j;
                 kept += 1;
             } else {
@@ -56,7 +56,7 @@ impl Workspace {
         self.active.truncate(kept);
     }
 
-    pub(crate) fn run(&mut self, p: &impl Problem, settings: &Settings) -> Outcome {
+    pub(crate) fn run(&mut self, p: &mut impl Problem, settings: &Settings) -> Outcome {
         let k = p.len();
         self.lambda.clear();
         self.lambda.resize(k, 0.0);
@@ -67,7 +67,7 @@ impl Workspace {
         self.refused.resize(k, false);
         self.norms.clear();
         self.norms.extend((0..k).map(|i| p.gram(i, i).max(0.0).sqrt()));
-        self.factor.clear();
+        p.clear_factor();
         let beta = p.scale();
         let max_norm = self.norms.iter().copied().fold(0.0, f64::max);
         let max_iterations = if settings.max_iterations == 0 { 50 + 5 * k } else { settings.max_iterations };
@@ -104,18 +104,14 @@ impl Workspace {
                 let stuck = (0..k).any(|i| self.refused[i] && self.w[i] > threshold * self.norms[i]);
                 return Outcome { iterations, converged: !stuck };
             };
-            self.column.clear();
-            self.column.extend(self.active.iter().map(|&a| p.gram(a, j)));
-            if !self.factor.push(&self.column, p.gram(j, j)) {
+            if !p.push_column(&self.active, j) {
                 self.refused[j] = true;
                 continue;
             }
             self.active.push(j);
             // Steps 3–4.
             loop {
-                self.rhs.clear();
-                self.rhs.extend(self.active.iter().map(|&a| p.linear(a)));
-                self.factor.solve(&self.rhs, &mut self.z);
+                p.solve_active(&self.active, &mut self.z);
                 if self.z.iter().all(|&z| z > 0.0) {
                     for (idx, &a) in self.active.iter().enumerate() {
                         self.lambda[a] = self.z[idx];

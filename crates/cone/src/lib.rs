@@ -94,14 +94,28 @@ fn check_finite(what: &'static str, xs: &[f64]) -> Result<(), ConeError> {
     }
 }
 
-/// Generators (row-major, `k × n`) and a point, Euclidean.
+/// Generators (row-major, `k × n`) and a point, Euclidean. The active generators are kept
+/// as a QR factorization (Gram–Schmidt, twice), so nearly parallel generators do not square
+/// the condition number as the Gram matrix would.
 struct PointProblem<'a> {
     n: usize,
     v: &'a [f64],
     b: &'a [f64],
     norm_b: f64,
-    /// Scratch for the residual.
-    r: std::cell::RefCell<Vec<f64>>,
+    buffers: &'a mut QrBuffers,
+}
+
+/// Reusable storage of [`PointProblem`].
+#[derive(Clone, Debug, Default)]
+struct QrBuffers {
+    residual: Vec<f64>,
+    /// Orthonormal columns, `m × n`.
+    q: Vec<f64>,
+    /// Upper-triangular R, column c packed with c + 1 entries.
+    r: Vec<f64>,
+    /// `Qᵀ b`.
+    qtb: Vec<f64>,
+    scratch: Vec<f64>,
 }
 
 impl PointProblem<'_> {
@@ -121,11 +135,8 @@ impl Problem for PointProblem<'_> {
     fn gram(&self, i: usize, j: usize) -> f64 {
         dot(self.row(i), self.row(j))
     }
-    fn linear(&self, i: usize) -> f64 {
-        dot(self.row(i), self.b)
-    }
-    fn gradient(&self, active: &[usize], lambda: &[f64], w: &mut [f64]) {
-        let mut r = self.r.borrow_mut();
+    fn gradient(&mut self, active: &[usize], lambda: &[f64], w: &mut [f64]) {
+        let mut r = std::mem::take(&mut self.buffers.residual);
         r.clear();
         r.extend_from_slice(self.b);
         for &a in active {
@@ -137,9 +148,61 @@ impl Problem for PointProblem<'_> {
         for (i, wi) in w.iter_mut().enumerate() {
             *wi = dot(&r, self.row(i));
         }
+        self.buffers.residual = r;
     }
     fn scale(&self) -> f64 {
         self.norm_b
+    }
+    fn clear_factor(&mut self) {
+        self.buffers.q.clear();
+        self.buffers.r.clear();
+        self.buffers.qtb.clear();
+    }
+    fn push_column(&mut self, active: &[usize], j: usize) -> bool {
+        let (n, m) = (self.n, active.len());
+        let mut v = std::mem::take(&mut self.buffers.scratch);
+        v.clear();
+        v.extend_from_slice(&self.v[j * n..(j + 1) * n]);
+        let norm = dot(&v, &v).sqrt();
+        let start = self.buffers.r.len();
+        self.buffers.r.resize(start + m, 0.0);
+        // Gram–Schmidt twice ("twice is enough"): orthogonal to rounding.
+        for _ in 0..2 {
+            for c in 0..m {
+                let q = &self.buffers.q[c * n..(c + 1) * n];
+                let coef = dot(q, &v);
+                for (x, y) in v.iter_mut().zip(q) {
+                    *x -= coef * y;
+                }
+                self.buffers.r[start + c] += coef;
+            }
+        }
+        let d = dot(&v, &v).sqrt();
+        if !(d > 1e-14 * norm) {
+            self.buffers.r.truncate(start);
+            self.buffers.scratch = v;
+            return false;
+        }
+        self.buffers.r.push(d);
+        v.iter_mut().for_each(|x| *x /= d);
+        self.buffers.qtb.push(dot(&v, self.b));
+        self.buffers.q.extend_from_slice(&v);
+        self.buffers.scratch = v;
+        true
+    }
+    fn solve_active(&mut self, active: &[usize], z: &mut Vec<f64>) {
+        // R z = Qᵀ b, back substitution; column c of R starts at c(c+1)/2.
+        let m = active.len();
+        let r = &self.buffers.r;
+        z.clear();
+        z.extend_from_slice(&self.buffers.qtb[..m]);
+        for i in (0..m).rev() {
+            let mut s = z[i];
+            for c in i + 1..m {
+                s -= r[c * (c + 1) / 2 + i] * z[c];
+            }
+            z[i] = s / r[i * (i + 1) / 2 + i];
+        }
     }
 }
 
@@ -149,6 +212,9 @@ struct QpProblem<'a> {
     g: &'a [f64],
     c: &'a [f64],
     scale: f64,
+    factor: cholesky::GrowingFactor,
+    column: Vec<f64>,
+    rhs: Vec<f64>,
 }
 
 impl Problem for QpProblem<'_> {
@@ -158,16 +224,26 @@ impl Problem for QpProblem<'_> {
     fn gram(&self, i: usize, j: usize) -> f64 {
         self.g[i * self.k + j]
     }
-    fn linear(&self, i: usize) -> f64 {
-        self.c[i]
-    }
-    fn gradient(&self, active: &[usize], lambda: &[f64], w: &mut [f64]) {
+    fn gradient(&mut self, active: &[usize], lambda: &[f64], w: &mut [f64]) {
         for (i, wi) in w.iter_mut().enumerate() {
             *wi = self.c[i] - active.iter().map(|&a| self.g[i * self.k + a] * lambda[a]).sum::<f64>();
         }
     }
     fn scale(&self) -> f64 {
         self.scale
+    }
+    fn clear_factor(&mut self) {
+        self.factor.clear();
+    }
+    fn push_column(&mut self, active: &[usize], j: usize) -> bool {
+        self.column.clear();
+        self.column.extend(active.iter().map(|&a| self.g[a * self.k + j]));
+        self.factor.push(&self.column, self.g[j * self.k + j])
+    }
+    fn solve_active(&mut self, active: &[usize], z: &mut Vec<f64>) {
+        self.rhs.clear();
+        self.rhs.extend(active.iter().map(|&a| self.c[a]));
+        self.factor.solve(&self.rhs, z);
     }
 }
 
@@ -179,7 +255,7 @@ pub struct Projector {
     transformed: Vec<f64>,
     b: Vec<f64>,
     point: Vec<f64>,
-    residual: std::cell::RefCell<Vec<f64>>,
+    qr: QrBuffers,
     distance: f64,
 }
 
@@ -197,7 +273,7 @@ impl Projector {
         metric: Metric,
         settings: &Settings,
     ) -> Result<Outcome, ConeError> {
-        if n == 0 || generators.len() % n != 0 {
+        if n == 0 || !generators.len().is_multiple_of(n) {
             let expected = if n == 0 { 0 } else { generators.len().div_ceil(n) * n };
             return Err(ConeError::Dimension { what: "generators", expected, found: generators.len() });
         }
@@ -231,8 +307,8 @@ impl Projector {
             }
         };
         let norm_b = dot(bb, bb).sqrt();
-        let problem = PointProblem { n, v, b: bb, norm_b, r: std::mem::take(&mut self.residual) };
-        let outcome = self.workspace.run(&problem, settings);
+        let mut problem = PointProblem { n, v, b: bb, norm_b, buffers: &mut self.qr };
+        let outcome = self.workspace.run(&mut problem, settings);
         // The point, in the metric's coordinates first.
         self.point.clear();
         self.point.resize(n, 0.0);
@@ -243,7 +319,6 @@ impl Projector {
             }
         }
         self.distance = self.point.iter().zip(bb).map(|(x, y)| (y - x) * (y - x)).sum::<f64>().sqrt();
-        self.residual = problem.r;
         if let Some(l) = &factor {
             cholesky::solve_lt(l, n, &mut self.point);
         }
@@ -299,9 +374,10 @@ pub fn nonnegative_qp(gram: &[f64], linear: &[f64], settings: &Settings) -> Resu
     check_finite("linear", linear)?;
     let scale =
         (0..k).filter(|&i| gram[i * k + i] > 0.0).map(|i| linear[i].abs() / gram[i * k + i].sqrt()).fold(0.0, f64::max);
-    let problem = QpProblem { k, g: gram, c: linear, scale };
+    let mut problem =
+        QpProblem { k, g: gram, c: linear, scale, factor: Default::default(), column: Vec::new(), rhs: Vec::new() };
     let mut ws = Workspace::default();
-    let outcome = ws.run(&problem, settings);
+    let outcome = ws.run(&mut problem, settings);
     Ok(QpSolution {
         lambda: ws.lambda,
         active: ws.active,

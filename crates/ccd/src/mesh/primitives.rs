@@ -208,8 +208,8 @@ impl MeshBuilder {
         }
         let h = 0.5 * length;
         // end rings: outward normals −z at the bottom, +z at the top
-        self.band(pose, (outer, -h), (inner, -h), n_around, false);
-        self.band(pose, (inner, h), (outer, h), n_around, false);
+        self.band(pose, (inner, -h), (outer, -h), n_around, false);
+        self.band(pose, (outer, h), (inner, h), n_around, false);
         self
     }
 
@@ -233,19 +233,120 @@ impl MeshBuilder {
         self
     }
 
+    /// A closed plate of thickness `thickness` over an `nx × ny` grid of cells spanning
+    /// `size_x × size_y` in the pose's xy plane, without the cells whose centre `hole`
+    /// accepts (windows, slots), bent by `z += bend · x²`. Cells touching only at a corner
+    /// make a non-manifold vertex, not an open edge.
+    pub fn perforated_plate(
+        mut self,
+        pose: Pose,
+        size: [f64; 2],
+        thickness: f64,
+        cells: [u32; 2],
+        bend: f64,
+        hole: impl Fn(f64, f64) -> bool,
+    ) -> Self {
+        let [nx, ny] = cells.map(|n| n.max(1));
+        let at = |x: u32, y: u32| (size[0] * (x as f64 / nx as f64 - 0.5), size[1] * (y as f64 / ny as f64 - 0.5));
+        let kept = |x: i64, y: i64| {
+            if x < 0 || y < 0 || x >= nx as i64 || y >= ny as i64 {
+                return false;
+            }
+            let (x0, y0) = at(x as u32, y as u32);
+            let (x1, y1) = at(x as u32 + 1, y as u32 + 1);
+            !hole(0.5 * (x0 + x1), 0.5 * (y0 + y1))
+        };
+        let base = self.base();
+        let row = (nx + 1) * (ny + 1);
+        for side in [0.5, -0.5] {
+            for y in 0..=ny {
+                for x in 0..=nx {
+                    let (px, py) = at(x, y);
+                    let p = DVec3::new(px, py, bend * px * px + side * thickness);
+                    self.vertices.push(pose.transform_point(p));
+                }
+            }
+        }
+        let top = |x: u32, y: u32| base + y * (nx + 1) + x;
+        let bottom = |x: u32, y: u32| top(x, y) + row;
+        for y in 0..ny {
+            for x in 0..nx {
+                if !kept(x as i64, y as i64) {
+                    continue;
+                }
+                self.triangles.push([top(x, y), top(x + 1, y), top(x + 1, y + 1)]);
+                self.triangles.push([top(x, y), top(x + 1, y + 1), top(x, y + 1)]);
+                self.triangles.push([bottom(x, y), bottom(x + 1, y + 1), bottom(x + 1, y)]);
+                self.triangles.push([bottom(x, y), bottom(x, y + 1), bottom(x + 1, y + 1)]);
+                // The cell's boundary counter-clockwise seen from +z, with the neighbour
+                // across each edge; a wall where that neighbour is missing.
+                let corners = [(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)];
+                let across = [(0, -1), (1, 0), (0, 1), (-1, 0)];
+                for k in 0..4 {
+                    if kept(x as i64 + across[k].0, y as i64 + across[k].1) {
+                        continue;
+                    }
+                    let (p, q) = (corners[k], corners[(k + 1) % 4]);
+                    self.triangles.push([bottom(p.0, p.1), bottom(q.0, q.1), top(q.0, q.1)]);
+                    self.triangles.push([bottom(p.0, p.1), top(q.0, q.1), top(p.0, p.1)]);
+                }
+            }
+        }
+        self
+    }
+
     /// Appends another mesh placed by `pose`.
     pub fn mesh(self, pose: Pose, mesh: &Mesh) -> Self {
         self.raw(pose, mesh.vertices(), mesh.triangles())
     }
 
+    /// The mesh, with vertices at exactly the same position merged, so that faces built
+    /// separately (cylinder sides and caps, cuboid faces) share their edges and a closed
+    /// shape is closed topologically too (BM-culling needs that, docs/bm-culling.md §1).
     pub fn build(self) -> Result<Mesh, MeshError> {
-        Mesh::new(self.vertices, self.triangles)
+        let (vertices, triangles) = weld(self.vertices, self.triangles);
+        Mesh::new(vertices, triangles)
     }
+}
+
+/// Merges vertices with bit-identical coordinates (−0.0 and 0.0 alike); unused vertices are
+/// kept, so indices stay valid for out-of-range checks.
+pub fn weld(vertices: Vec<DVec3>, triangles: Vec<[u32; 3]>) -> (Vec<DVec3>, Vec<[u32; 3]>) {
+    let key = |p: DVec3| p.to_array().map(|c| if c == 0.0 { 0u64 } else { c.to_bits() });
+    let mut first: std::collections::HashMap<[u64; 3], u32> = std::collections::HashMap::with_capacity(vertices.len());
+    let mut remap = Vec::with_capacity(vertices.len());
+    let mut kept = Vec::with_capacity(vertices.len());
+    for &p in &vertices {
+        let id = *first.entry(key(p)).or_insert_with(|| {
+            kept.push(p);
+            (kept.len() - 1) as u32
+        });
+        remap.push(id);
+    }
+    let triangles = triangles
+        .into_iter()
+        .map(|t| t.map(|v| remap.get(v as usize).copied().unwrap_or(v.max(kept.len() as u32))))
+        .collect();
+    (kept, triangles)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn perforated_plate_is_a_solid() {
+        let window = |x: f64, y: f64| x.abs() < 0.3 && y > 0.0 && y < 0.4;
+        let m = MeshBuilder::new()
+            .perforated_plate(Pose::IDENTITY, [1.0, 1.0], 0.05, [10, 10], 0.2, window)
+            .build()
+            .unwrap();
+        assert!(m.stats().is_closed());
+        assert!(crate::bvh::is_solid(&m));
+        // 100 cells, 6×4 = 24 of them holes → 76 cells × 4 + walls.
+        let walls = 2 * (4 * 10 + 2 * (6 + 4));
+        assert_eq!(m.triangles().len(), 76 * 4 + walls);
+    }
     use glam::DQuat;
 
     /// Outward orientation: the signed volume is positive and equals the expected volume.

@@ -8,7 +8,7 @@
 
 use super::traversal::open_a;
 use super::{Contact, ContactKind, Counted, Counters, QueryOptions};
-use crate::bvh::IntervalMotion;
+use crate::bvh::{CullMotion, IntervalMotion};
 use crate::elementary::{Hit, Tolerance, edge_edge, face_vertex, vertex_face};
 use crate::{Collider, Motion, Pose, RelativeMotion, Screw};
 use std::collections::HashMap;
@@ -87,6 +87,18 @@ impl Found {
     }
 }
 
+/// Backward-motion culling state of one piece (docs/bm-culling.md §2): the two velocity
+/// fields and a flag per node, 0 = not tested yet, 1 = kept, 2 = culled.
+struct Culling {
+    moving: CullMotion,
+    fixed: CullMotion,
+    flags_a: Vec<u8>,
+    flags_b: Vec<u8>,
+}
+
+const KEPT: u8 = 1;
+const CULLED: u8 = 2;
+
 /// One piece of the relative path being swept.
 struct Sweep<'a> {
     a: &'a Collider,
@@ -104,6 +116,7 @@ struct Sweep<'a> {
     grid: u32,
     ratio: f64,
     intervals: IntervalCache,
+    culling: Option<Culling>,
 }
 
 /// A pair of nodes to test over the grid interval `[i, j]`, whose motion is arena slot `slot`.
@@ -144,6 +157,32 @@ impl<'a> Sweep<'a> {
         }
     }
 
+    /// Seed 000 §2.2 step 1: whether either node is already flagged as culled.
+    fn flagged(&self, na: u32, nb: u32) -> bool {
+        self.culling.as_ref().is_some_and(|c| c.flags_a[na as usize] == CULLED || c.flags_b[nb as usize] == CULLED)
+    }
+
+    /// Seed 000 §2.2 step 3: tests (once per piece) and flags each node of a pair whose
+    /// boxes may meet; true if either is culled.
+    fn culled(&mut self, na: u32, nb: u32) -> bool {
+        let Some(c) = self.culling.as_mut() else { return false };
+        let mut flag = |flags: &mut Vec<u8>, node: u32, collider: &Collider, motion: &CullMotion| {
+            let f = &mut flags[node as usize];
+            if *f == 0 {
+                *f = KEPT;
+                if let Some(cone) = collider.cones().cone(node) {
+                    self.counters.cull_tests += 1;
+                    if motion.culls(&collider.tree().node(node).obb, cone) {
+                        self.counters.culled_nodes += 1;
+                        *f = CULLED;
+                    }
+                }
+            }
+            *f == CULLED
+        };
+        flag(&mut c.flags_a, na, self.a, &c.moving) || flag(&mut c.flags_b, nb, self.b, &c.fixed)
+    }
+
     fn time_limit(&self) -> f64 {
         self.screw.t_of_z(self.z_limit)
     }
@@ -156,9 +195,15 @@ impl<'a> Sweep<'a> {
             if p.i as f64 > (self.time_limit() + 1e-12) * self.grid as f64 {
                 continue;
             }
+            if self.flagged(p.na, p.nb) {
+                continue;
+            }
             let Some((i, j, slot)) = self.surviving(p.na, p.nb, p.i, p.j, p.slot) else {
                 continue;
             };
+            if self.culled(p.na, p.nb) {
+                continue;
+            }
             let (tree_a, tree_b) = (self.a.tree(), self.b.tree());
             let (node_a, node_b) = (tree_a.node(p.na), tree_b.node(p.nb));
             if node_a.is_leaf() && node_b.is_leaf() {
@@ -283,12 +328,21 @@ pub(super) fn run(
                 screw.z_of_t(local.min(1.0))
             }
         };
+        let start = path.piece_start(k);
+        // Only the first contact: after it the bodies interpenetrate, where culling may drop
+        // contacts that `contacts_within` must report (docs/bm-culling.md §1).
+        let culling = (opts.bm_culling && use_tree && mode == Mode::First).then(|| Culling {
+            moving: CullMotion::moving(&screw, &start),
+            fixed: CullMotion::fixed(&screw),
+            flags_a: vec![0; a.tree().nodes().len()],
+            flags_b: vec![0; b.tree().nodes().len()],
+        });
         let mut sweep = Sweep {
             a,
             b,
             screw,
             inverse: screw.inverse(),
-            start: path.piece_start(k),
+            start,
             tol,
             mode,
             z_limit,
@@ -297,6 +351,7 @@ pub(super) fn run(
             grid,
             ratio: opts.subdivision_ratio,
             intervals: IntervalCache { grid, arena: Vec::new(), slots: HashMap::default() },
+            culling,
         };
         if use_tree {
             sweep.traverse();

@@ -27,6 +27,10 @@ pub struct Counters {
     pub ee_tests: u64,
     /// Triangle/triangle tests (static intersection).
     pub triangle_tests: u64,
+    /// BM-culling tests of nodes (docs/bm-culling.md): at most one per node and piece.
+    pub cull_tests: u64,
+    /// Nodes those tests culled.
+    pub culled_nodes: u64,
 }
 
 impl Counters {
@@ -42,6 +46,8 @@ impl AddAssign for Counters {
         self.fv_tests += o.fv_tests;
         self.ee_tests += o.ee_tests;
         self.triangle_tests += o.triangle_tests;
+        self.cull_tests += o.cull_tests;
+        self.culled_nodes += o.culled_nodes;
     }
 }
 
@@ -111,10 +117,15 @@ pub struct QueryOptions {
     /// A pair's interval is split only when its sweep exceeds this multiple of the two
     /// boxes' radii.
     pub subdivision_ratio: f64,
+    /// Backward-motion culling with the colliders' BM-cones in `first_contact`
+    /// (docs/bm-culling.md). It never changes the answer for a step that starts free of
+    /// interpenetration. `contacts_within` does not cull: it also reports contacts after the
+    /// first, where the bodies already interpenetrate.
+    pub bm_culling: bool,
 }
 
 impl Default for QueryOptions {
     fn default() -> Self {
-        QueryOptions { contact_tolerance: 1e-10, subdivision_depth: 6, subdivision_ratio: 1.0 }
+        QueryOptions { contact_tolerance: 1e-10, subdivision_depth: 6, subdivision_ratio: 1.0, bm_culling: true }
     }
 }

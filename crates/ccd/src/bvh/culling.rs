@@ -1,0 +1,150 @@
+//! The continuous BM-culling test of one node over one piece of a screw path
+//! (docs/bm-culling.md §2).
+
+use super::Obb;
+use crate::{Pose, Screw};
+use glam::DVec3;
+
+/// The relative velocity field of one body with respect to the other over a piece, in the
+/// body's own frame: `v(x, t)·n = (ω × x + k)·n + z'(t) (su·n)`, `z'(t) ∈ [dz0, dz1]`.
+#[derive(Clone, Copy, Debug)]
+pub struct CullMotion {
+    omega: DVec3,
+    k: DVec3,
+    su: DVec3,
+    dz0: f64,
+    dz1: f64,
+}
+
+impl CullMotion {
+    /// The moving body A, whose body frame is placed in the screw's frame by `start`.
+    pub fn moving(screw: &Screw, start: &Pose) -> CullMotion {
+        let world = CullMotion::in_screw_frame(screw);
+        // v·n with x = S x_A, n = R_S n_A: (R_Sᵀω × x_A + R_Sᵀ(ω × t_S + k))·n_A.
+        let back = start.rotation.inverse();
+        CullMotion {
+            omega: back * world.omega,
+            k: back * (world.omega.cross(start.translation) + world.k),
+            su: back * world.su,
+            ..world
+        }
+    }
+
+    /// The fixed body B (the screw's frame): minus A's velocity field.
+    pub fn fixed(screw: &Screw) -> CullMotion {
+        let world = CullMotion::in_screw_frame(screw);
+        CullMotion { omega: -world.omega, k: -world.k, su: -world.su, ..world }
+    }
+
+    fn in_screw_frame(screw: &Screw) -> CullMotion {
+        let (u, w, tt, perp) = (screw.axis(), screw.angle(), screw.tan_half(), screw.perp());
+        let (k, dz0, dz1) = if tt > 0.0 && tt.is_finite() {
+            // z'(t) = (w/2) sec²(w t/2) / T, increasing on [0, 1] (pieces turn ≤ π/2).
+            let c = 0.5 * w / tt;
+            (c * perp - 0.5 * w * u.cross(perp), c, c * (1.0 + tt * tt))
+        } else {
+            (perp, 1.0, 1.0)
+        };
+        CullMotion { omega: w * u, k, su: screw.axial() * u, dz0, dz1 }
+    }
+
+    /// Whether every point of `obb` moves strictly backwards along every vector of `cone`
+    /// throughout the piece (with the rounding margin of docs/bm-culling.md §2).
+    pub fn culls(&self, obb: &Obb, cone: &[DVec3]) -> bool {
+        let speed =
+            self.omega.length() * (obb.center.length() + obb.radius()) + self.k.length() + self.su.length() * self.dz1;
+        let eta = 1e-6 * speed;
+        cone.iter().all(|&n| {
+            let g = n.cross(self.omega);
+            let spread: f64 = (0..3).map(|i| obb.half[i] * obb.axes[i].dot(g).abs()).sum();
+            let along = self.su.dot(n);
+            let upper = obb.center.dot(g) + spread + self.k.dot(n) + (along * self.dz0).max(along * self.dz1);
+            upper < -eta
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::DQuat;
+
+    fn random_screw(seed: u64) -> (Screw, Pose) {
+        let mut s = seed;
+        let mut r = || {
+            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((s >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+        };
+        let axis = DVec3::new(r(), r(), r()).normalize();
+        let angle = if seed % 4 == 0 { 0.0 } else { (r().abs() * 1.5).min(std::f64::consts::FRAC_PI_2) };
+        let d = Pose::new(DQuat::from_axis_angle(axis, angle), DVec3::new(r(), r(), r()) * 3.0);
+        let start = Pose::new(
+            DQuat::from_axis_angle(DVec3::new(r(), r(), r()).normalize(), 2.0 * r()),
+            DVec3::new(r(), r(), r()),
+        );
+        (Screw::from_displacement(&d), start)
+    }
+
+    /// The velocity formula against finite differences of the actual motion, for a point of
+    /// A (carried by the screw) and a point of B (seen from A).
+    #[test]
+    fn velocity_matches_finite_differences() {
+        for seed in 0..200u64 {
+            let (screw, start) = random_screw(seed);
+            let (ma, mb) = (CullMotion::moving(&screw, &start), CullMotion::fixed(&screw));
+            let x = DVec3::new(0.3, -1.2, 0.7) + 0.1 * seed as f64 * DVec3::X;
+            let n = DVec3::new(-0.2, 0.5, 0.9).normalize();
+            for &t in &[0.0f64, 0.3, 0.77, 1.0] {
+                let h = 1e-6f64;
+                let (t0, t1) = ((t - h).max(0.0), (t + h).min(1.0));
+                let dz = (screw.z_of_t(t1) - screw.z_of_t(t0)) / (t1 - t0);
+                let expect_dz = dz; // z'(t), to evaluate the formula at t
+                // A: position D_t(S x), normal R_t R_S n.
+                let place = |t: f64| screw.displacement_at(t) * start;
+                let v = (place(t1).transform_point(x) - place(t0).transform_point(x)) / (t1 - t0);
+                let numeric = v.dot(place(t).transform_vector(n));
+                let formula = (ma.omega.cross(x) + ma.k).dot(n) + expect_dz * ma.su.dot(n);
+                assert!(
+                    (numeric - formula).abs() < 1e-5 * (1.0 + numeric.abs()),
+                    "A seed {seed} t {t}: {numeric} vs {formula}"
+                );
+                // B: the point x of B (fixed) in A's moving frame, velocity taken back to B's frame.
+                let in_a = |t: f64| place(t).inverse().transform_point(x);
+                let va = (in_a(t1) - in_a(t0)) / (t1 - t0);
+                let numeric = place(t).transform_vector(va).dot(n);
+                let formula = (mb.omega.cross(x) + mb.k).dot(n) + expect_dz * mb.su.dot(n);
+                assert!(
+                    (numeric - formula).abs() < 1e-5 * (1.0 + numeric.abs()),
+                    "B seed {seed} t {t}: {numeric} vs {formula}"
+                );
+                assert!(expect_dz >= mb.dz0 - 1e-6 && expect_dz <= mb.dz1 + 1e-6);
+            }
+        }
+    }
+
+    /// The box bound is the maximum over the 8 corners: culled iff every corner is.
+    #[test]
+    fn box_bound_is_the_corner_maximum() {
+        for seed in 0..300u64 {
+            let (screw, start) = random_screw(seed);
+            let m = CullMotion::moving(&screw, &start);
+            let q = DQuat::from_euler(glam::EulerRot::XYZ, 0.1 * seed as f64, 0.3, -0.2);
+            let obb = Obb {
+                center: DVec3::new(0.5, -0.1, 0.2),
+                axes: [q * DVec3::X, q * DVec3::Y, q * DVec3::Z],
+                half: DVec3::new(0.3, 0.1, 0.05),
+            };
+            let n = -(m.omega.cross(obb.center) + m.k + m.su).normalize_or(DVec3::X);
+            let cone = [n, (n + 0.1 * DVec3::Y).normalize()];
+            let corner_culls = (0..8).all(|c| {
+                let p = obb.center
+                    + (0..3)
+                        .map(|i| if c >> i & 1 == 1 { 1.0 } else { -1.0 } * obb.half[i] * obb.axes[i])
+                        .sum::<DVec3>();
+                let tiny = Obb { center: p, half: DVec3::ZERO, ..obb };
+                m.culls(&tiny, &cone)
+            });
+            assert_eq!(m.culls(&obb, &cone), corner_culls, "seed {seed}");
+        }
+    }
+}
