@@ -68,6 +68,95 @@ pub fn clutter() -> Scene {
     Scene { fixed, moving, steps: vec![Motion::new(from, to)] }
 }
 
+/// Door outline half-sizes, bend and thickness shared by the door and its frame.
+const DOOR_HALF: [f64; 2] = [0.6, 0.5];
+const DOOR_BEND: f64 = 0.15;
+const DOOR_THICKNESS: f64 = 0.06;
+/// Radial clearance between the door and the frame's opening: 0.5 % of the door's height.
+pub const DOOR_CLEARANCE: f64 = 0.005;
+
+/// A door-like part: a bent panel 1.2 × 1.0 × 0.06 with a window opening, 3,420 triangles
+/// (seed 000 used a 3,530-triangle industrial door).
+pub fn door_part() -> Mesh {
+    let window = |x: f64, y: f64| x > -0.45 && x < 0.35 && y > 0.1 && y < 0.42;
+    let size = DOOR_HALF.map(|h| 2.0 * h);
+    MeshBuilder::new()
+        .perforated_plate(Pose::IDENTITY, size, DOOR_THICKNESS, [42, 30], DOOR_BEND, window)
+        .build()
+        .unwrap()
+}
+
+/// The door's frame: a bent body side with an opening `DOOR_CLEARANCE` wider than the door
+/// all around, and 0.005 behind it a flange plate whose smaller opening stops the door.
+/// Grids are chosen so that both openings fall on cell boundaries. 10,312 triangles.
+pub fn door_frame() -> Mesh {
+    let c = DOOR_CLEARANCE;
+    let (ox, oy) = (DOOR_HALF[0] + c, DOOR_HALF[1] + c);
+    // Outer plate: 50 × 40 cells, the opening 30 × 24 of them.
+    let (cx, cy) = (ox / 15.0, oy / 12.0);
+    let outer = |x: f64, y: f64| x.abs() < ox && y.abs() < oy;
+    // Flange: 0.05 cells, opening 0.05 inside the door's outline.
+    let flange = |x: f64, y: f64| x.abs() < DOOR_HALF[0] - 0.05 && y.abs() < DOOR_HALF[1] - 0.05;
+    MeshBuilder::new()
+        .perforated_plate(Pose::IDENTITY, [50.0 * cx, 40.0 * cy], DOOR_THICKNESS, [50, 40], DOOR_BEND, outer)
+        .perforated_plate(
+            Pose::from_translation(DVec3::new(0.0, 0.0, -0.065)),
+            [2.0, 1.7],
+            DOOR_THICKNESS,
+            [40, 34],
+            DOOR_BEND,
+            flange,
+        )
+        .build()
+        .unwrap()
+}
+
+/// (d) Seed 000's experiment, Table 1: the door goes into its frame and back through a
+/// recorded sequence of 240 steps: approach with small wobbles and, every 7th step, a lateral
+/// push into the opening's wall (transient contacts); a press onto the flange; sliding while
+/// pressed (permanent contact); withdrawal. Each step starts where the previous one was
+/// recorded to stop (free of interpenetration) and asks to go to its target, as the solver
+/// would: steps that push into the frame end in a contact.
+pub fn door_in_frame() -> Scene {
+    let c = DOOR_CLEARANCE;
+    // Lateral offset, rotation about z, tilt, and depth of the door.
+    let pose = |dx: f64, dy: f64, spin: f64, tilt: f64, dz: f64| {
+        Pose::new(DQuat::from_rotation_z(spin) * DQuat::from_rotation_x(tilt), DVec3::new(dx, dy, dz))
+    };
+    let wobble = |k: usize, amp: f64| {
+        let k = k as f64;
+        (amp * (0.3 * k).sin(), amp * (0.23 * k).cos(), 0.0008 * (0.17 * k).sin(), 0.0004 * (0.11 * k).sin())
+    };
+    let mut starts = Vec::new();
+    let mut targets = Vec::new();
+    // Approach: depth 0.4 → 0.
+    for k in 0..60 {
+        let (dx, dy, spin, tilt) = wobble(k, 0.5 * c);
+        let dz = 0.4 * (1.0 - k as f64 / 59.0);
+        starts.push(pose(dx, dy, spin, tilt, dz));
+        let (tx, ty, tspin, ttilt) = wobble(k + 1, if k % 7 == 6 { 1.4 * c } else { 0.5 * c });
+        targets.push(pose(tx, ty, tspin, ttilt, 0.4 * (1.0 - (k + 1).min(59) as f64 / 59.0)));
+    }
+    // Press onto the flange (contact at a depth of about −0.0045), then slide pressed.
+    for k in 60..200 {
+        let (dx, dy, spin, tilt) = wobble(k, 0.5 * c);
+        let depth = if k < 100 { -0.004 * (k - 60) as f64 / 40.0 } else { -0.004 };
+        starts.push(pose(dx, dy, spin, 0.0 * tilt, depth));
+        let (tx, ty, tspin, _) = wobble(k + 1, 0.5 * c);
+        targets.push(pose(tx, ty, tspin, 0.0, -0.0055));
+    }
+    // Withdraw.
+    for k in 200..240 {
+        let (dx, dy, spin, tilt) = wobble(k, 0.5 * c);
+        let dz = -0.004 + 0.404 * (k - 200) as f64 / 39.0;
+        starts.push(pose(dx, dy, spin, tilt, dz));
+        let (tx, ty, tspin, ttilt) = wobble(k + 1, 0.5 * c);
+        targets.push(pose(tx, ty, tspin, ttilt, -0.004 + 0.404 * (k + 1 - 200).min(39) as f64 / 39.0));
+    }
+    let steps = starts.into_iter().zip(targets).map(|(a, b)| Motion::new(a, b)).collect();
+    Scene { fixed: door_frame(), moving: door_part(), steps }
+}
+
 pub fn colliders(scene: &Scene, leaf_size: usize) -> (Collider, Collider) {
     (
         Collider::with_leaf_size(scene.moving.clone(), leaf_size),

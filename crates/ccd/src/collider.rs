@@ -57,4 +57,10 @@ impl Collider {
     pub fn cones(&self) -> &BmCones {
         &self.cones
     }
+
+    /// Whether backward-motion culling applies to this collider: it is a solid with cones
+    /// (docs/bm-culling.md §1).
+    pub fn culls(&self) -> bool {
+        self.cones.cone_count() > 0
+    }
 }

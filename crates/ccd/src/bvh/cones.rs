@@ -1,8 +1,8 @@
-//! BM-cones: per node, a few vectors whose positive cone holds every normal that matters
-//! below the node, built bottom-up with Wilhelmsen's projection (docs/bm-culling.md §1, §3).
+//! BM-cones: per node, a few vectors whose positive cone holds the normals of every
+//! triangle below the node, built bottom-up with Wilhelmsen's projection (docs/bm-culling.md §1, §3).
 
 use super::ObbTree;
-use crate::mesh::{Mesh, NONE};
+use crate::mesh::Mesh;
 use glam::DVec3;
 use mockup_cone::{Metric, Projector, Settings};
 
@@ -65,9 +65,7 @@ impl BmCones {
             let node = tree.node(i);
             inputs.clear();
             if node.is_leaf() {
-                for &t in tree.leaf_triangles(node) {
-                    leaf_normals(mesh, t, &mut inputs);
-                }
+                inputs.extend(tree.leaf_triangles(node).iter().map(|&t| mesh.normal(t)));
             } else {
                 let (l, r) = tree.children(i);
                 let (Some(a), Some(b)) = (cones.cone(l), cones.cone(r)) else { continue };
@@ -91,32 +89,18 @@ impl BmCones {
         (count > 0).then(|| &self.vectors[start as usize..(start + count) as usize])
     }
 
+    /// Nodes with a cone.
+    pub fn cone_count(&self) -> usize {
+        self.spans.iter().filter(|s| s.1 > 0).count()
+    }
+
     pub fn stats(&self) -> ConeStats {
         ConeStats {
             nodes: self.spans.len(),
-            nodes_with_cone: self.spans.iter().filter(|s| s.1 > 0).count(),
+            nodes_with_cone: self.cone_count(),
             vectors: self.vectors.len(),
             annealed: self.annealed,
             bytes: self.spans.len() * std::mem::size_of::<(u32, u32)>() + self.vectors.len() * 24,
-        }
-    }
-}
-
-/// The normals a leaf's cone must hold for one of its triangles: the triangle's own and
-/// those of every face incident to the vertices and edges it owns (docs/bm-culling.md §1).
-pub fn leaf_normals(mesh: &Mesh, t: u32, out: &mut Vec<DVec3>) {
-    let mut push = |f: u32| {
-        if f != NONE && !mesh.is_degenerate(f) {
-            out.push(mesh.normal(f));
-        }
-    };
-    push(t);
-    for e in mesh.owned_edges(t) {
-        mesh.edge_faces(e).iter().for_each(|&f| push(f));
-    }
-    for v in mesh.owned_vertices(t) {
-        for &e in mesh.vertex_edges(v) {
-            mesh.edge_faces(e).iter().for_each(|&f| push(f));
         }
     }
 }

@@ -64,6 +64,22 @@ impl CullMotion {
     }
 }
 
+impl CullMotion {
+    /// Whether a triangle (its corners and unit normal) moves strictly backwards throughout
+    /// the piece. Implied by [`CullMotion::culls`] for any node holding the triangle: its
+    /// margin is 10× smaller (docs/bm-culling.md §2).
+    pub fn backward(&self, corners: &[DVec3; 3], n: DVec3) -> bool {
+        let reach = corners.iter().map(|p| p.length()).fold(0.0, f64::max);
+        let speed = self.omega.length() * reach + self.k.length() + self.su.length() * self.dz1;
+        let g = n.cross(self.omega);
+        let along = self.su.dot(n);
+        let upper = corners.iter().map(|p| p.dot(g)).fold(f64::NEG_INFINITY, f64::max)
+            + self.k.dot(n)
+            + (along * self.dz0).max(along * self.dz1);
+        upper < -1e-7 * speed
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

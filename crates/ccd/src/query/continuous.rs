@@ -10,7 +10,8 @@ use super::traversal::open_a;
 use super::{Contact, ContactKind, Counted, Counters, QueryOptions};
 use crate::bvh::{CullMotion, IntervalMotion};
 use crate::elementary::{Hit, Tolerance, edge_edge, face_vertex, vertex_face};
-use crate::{Collider, Motion, Pose, RelativeMotion, Screw};
+use crate::mesh::NONE;
+use crate::{Collider, Mesh, Motion, Pose, RelativeMotion, Screw};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -87,17 +88,117 @@ impl Found {
     }
 }
 
-/// Backward-motion culling state of one piece (docs/bm-culling.md §2): the two velocity
-/// fields and a flag per node, 0 = not tested yet, 1 = kept, 2 = culled.
-struct Culling {
-    moving: CullMotion,
-    fixed: CullMotion,
-    flags_a: Vec<u8>,
-    flags_b: Vec<u8>,
+type IntMap<V> = HashMap<u32, V, BuildHasherDefault<IntKeyHasher>>;
+
+/// Backward-motion culling state of one body over one piece (docs/bm-culling.md §1–2): its
+/// velocity field relative to the other body, a flag per node (0 = not tested yet, 1 = kept,
+/// 2 = culled), and, filled as the traversal reaches them, which triangles move backwards
+/// and which triangle each vertex and edge is tested through.
+struct BodyCulling {
+    motion: CullMotion,
+    node_flags: Vec<u8>,
+    backward: IntMap<bool>,
+    vertex_owner: IntMap<u32>,
+    edge_owner: IntMap<u32>,
 }
 
 const KEPT: u8 = 1;
 const CULLED: u8 = 2;
+
+impl BodyCulling {
+    fn new(motion: CullMotion, nodes: usize) -> BodyCulling {
+        BodyCulling {
+            motion,
+            node_flags: vec![0; nodes],
+            backward: IntMap::default(),
+            vertex_owner: IntMap::default(),
+            edge_owner: IntMap::default(),
+        }
+    }
+
+    fn backward(&mut self, mesh: &Mesh, t: u32) -> bool {
+        *self.backward.entry(t).or_insert_with(|| self.motion.backward(&mesh.triangle_points(t), mesh.normal(t)))
+    }
+
+    /// The first incident triangle (by index) that does not move backwards; NONE if every
+    /// one does, and then the feature cannot be where the bodies first touch.
+    fn owner(&mut self, mesh: &Mesh, faces: impl Iterator<Item = u32>) -> u32 {
+        let mut owner = NONE;
+        for f in faces {
+            if f < owner && !mesh.is_degenerate(f) && !self.backward(mesh, f) {
+                owner = f;
+            }
+        }
+        owner
+    }
+
+    fn edge_owner(&mut self, mesh: &Mesh, e: u32) -> u32 {
+        if let Some(&o) = self.edge_owner.get(&e) {
+            return o;
+        }
+        let o = self.owner(mesh, mesh.edge_faces(e).iter().copied());
+        self.edge_owner.insert(e, o);
+        o
+    }
+
+    fn vertex_owner(&mut self, mesh: &Mesh, v: u32) -> u32 {
+        if let Some(&o) = self.vertex_owner.get(&v) {
+            return o;
+        }
+        let o = self.owner(mesh, mesh.vertex_edges(v).iter().flat_map(|&e| mesh.edge_faces(e).iter().copied()));
+        self.vertex_owner.insert(v, o);
+        o
+    }
+
+    /// The vertices and edges of triangle `t` tested through it, and whether its face is.
+    fn features(&mut self, mesh: &Mesh, t: u32) -> Features {
+        let mut f = Features { face: !self.backward(mesh, t), ..Features::default() };
+        for v in mesh.triangle(t) {
+            if self.vertex_owner(mesh, v) == t {
+                f.vertices[f.n_vertices] = v;
+                f.n_vertices += 1;
+            }
+        }
+        for e in mesh.triangle_edges(t) {
+            if self.edge_owner(mesh, e) == t {
+                f.edges[f.n_edges] = e;
+                f.n_edges += 1;
+            }
+        }
+        f
+    }
+}
+
+/// What one triangle contributes to a leaf pair.
+#[derive(Default)]
+struct Features {
+    face: bool,
+    vertices: [u32; 3],
+    n_vertices: usize,
+    edges: [u32; 3],
+    n_edges: usize,
+}
+
+impl Features {
+    /// Without culling: the static owners (every feature once).
+    fn owned(mesh: &Mesh, t: u32) -> Features {
+        let mut f = Features { face: true, ..Features::default() };
+        for v in mesh.owned_vertices(t) {
+            f.vertices[f.n_vertices] = v;
+            f.n_vertices += 1;
+        }
+        for e in mesh.owned_edges(t) {
+            f.edges[f.n_edges] = e;
+            f.n_edges += 1;
+        }
+        f
+    }
+}
+
+struct Culling {
+    a: BodyCulling,
+    b: BodyCulling,
+}
 
 /// One piece of the relative path being swept.
 struct Sweep<'a> {
@@ -159,7 +260,9 @@ impl<'a> Sweep<'a> {
 
     /// Seed 000 §2.2 step 1: whether either node is already flagged as culled.
     fn flagged(&self, na: u32, nb: u32) -> bool {
-        self.culling.as_ref().is_some_and(|c| c.flags_a[na as usize] == CULLED || c.flags_b[nb as usize] == CULLED)
+        self.culling
+            .as_ref()
+            .is_some_and(|c| c.a.node_flags[na as usize] == CULLED || c.b.node_flags[nb as usize] == CULLED)
     }
 
     /// Seed 000 §2.2 step 3: tests (once per piece) and flags each node of a pair whose
@@ -180,7 +283,7 @@ impl<'a> Sweep<'a> {
             }
             *f == CULLED
         };
-        flag(&mut c.flags_a, na, self.a, &c.moving) || flag(&mut c.flags_b, nb, self.b, &c.fixed)
+        flag(&mut c.a.node_flags, na, self.a, &c.a.motion) || flag(&mut c.b.node_flags, nb, self.b, &c.b.motion)
     }
 
     fn time_limit(&self) -> f64 {
@@ -250,28 +353,43 @@ impl<'a> Sweep<'a> {
         }
     }
 
-    /// The elementary tests of one triangle pair, through the features each triangle owns.
+    /// The elementary tests of one triangle pair, through the features each triangle owns
+    /// (with culling: the features it is the first non-backward triangle of, and its face only
+    /// if it does not move backwards).
     fn leaf_pair(&mut self, ta: u32, tb: u32) {
         let (mesh_a, mesh_b) = (self.a.mesh(), self.b.mesh());
+        // Only a solid's features can be culled; an open sheet can be hit from behind.
+        let (fa, fb) = match self.culling.as_mut() {
+            Some(c) => (
+                if self.a.culls() { c.a.features(mesh_a, ta) } else { Features::owned(mesh_a, ta) },
+                if self.b.culls() { c.b.features(mesh_b, tb) } else { Features::owned(mesh_b, tb) },
+            ),
+            None => (Features::owned(mesh_a, ta), Features::owned(mesh_b, tb)),
+        };
         let start = self.start;
-        let tri_b = mesh_b.triangle_points(tb);
-        let n_b = mesh_b.normal(tb);
-        for v in mesh_a.owned_vertices(ta) {
-            self.counters.vf_tests += 1;
-            let x = start.transform_point(mesh_a.vertex(v));
-            let hit = vertex_face(&self.screw, x, &tri_b, n_b, self.z_limit, &self.tol);
-            self.record(ContactKind::VertexFace, v, tb, hit);
+        if fb.face {
+            let tri_b = mesh_b.triangle_points(tb);
+            let n_b = mesh_b.normal(tb);
+            for &v in &fa.vertices[..fa.n_vertices] {
+                self.counters.vf_tests += 1;
+                let x = start.transform_point(mesh_a.vertex(v));
+                let hit = vertex_face(&self.screw, x, &tri_b, n_b, self.z_limit, &self.tol);
+                self.record(ContactKind::VertexFace, v, tb, hit);
+            }
         }
-        let tri_a = mesh_a.triangle_points(ta).map(|p| start.transform_point(p));
-        let n_a = start.transform_vector(mesh_a.normal(ta));
-        for v in mesh_b.owned_vertices(tb) {
-            self.counters.fv_tests += 1;
-            let hit = face_vertex(&self.screw, &self.inverse, mesh_b.vertex(v), &tri_a, n_a, self.z_limit, &self.tol);
-            self.record(ContactKind::FaceVertex, ta, v, hit);
+        if fa.face {
+            let tri_a = mesh_a.triangle_points(ta).map(|p| start.transform_point(p));
+            let n_a = start.transform_vector(mesh_a.normal(ta));
+            for &v in &fb.vertices[..fb.n_vertices] {
+                self.counters.fv_tests += 1;
+                let hit =
+                    face_vertex(&self.screw, &self.inverse, mesh_b.vertex(v), &tri_a, n_a, self.z_limit, &self.tol);
+                self.record(ContactKind::FaceVertex, ta, v, hit);
+            }
         }
-        for ea in mesh_a.owned_edges(ta) {
+        for &ea in &fa.edges[..fa.n_edges] {
             let [p, q] = mesh_a.edge_points(ea).map(|x| start.transform_point(x));
-            for eb in mesh_b.owned_edges(tb) {
+            for &eb in &fb.edges[..fb.n_edges] {
                 self.counters.ee_tests += 1;
                 let [c, d] = mesh_b.edge_points(eb);
                 let hit = edge_edge(&self.screw, p, q, c, d, self.z_limit, &self.tol);
@@ -332,10 +450,8 @@ pub(super) fn run(
         // Only the first contact: after it the bodies interpenetrate, where culling may drop
         // contacts that `contacts_within` must report (docs/bm-culling.md §1).
         let culling = (opts.bm_culling && use_tree && mode == Mode::First).then(|| Culling {
-            moving: CullMotion::moving(&screw, &start),
-            fixed: CullMotion::fixed(&screw),
-            flags_a: vec![0; a.tree().nodes().len()],
-            flags_b: vec![0; b.tree().nodes().len()],
+            a: BodyCulling::new(CullMotion::moving(&screw, &start), a.tree().nodes().len()),
+            b: BodyCulling::new(CullMotion::fixed(&screw), b.tree().nodes().len()),
         });
         let mut sweep = Sweep {
             a,
