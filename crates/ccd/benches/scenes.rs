@@ -81,7 +81,7 @@ pub fn door_part() -> Mesh {
     let window = |x: f64, y: f64| x > -0.45 && x < 0.35 && y > 0.1 && y < 0.42;
     let size = DOOR_HALF.map(|h| 2.0 * h);
     MeshBuilder::new()
-        .perforated_plate(Pose::IDENTITY, size, DOOR_THICKNESS, [42, 30], DOOR_BEND, window)
+        .perforated_plate(Pose::IDENTITY, size, DOOR_THICKNESS, [36, 26], DOOR_BEND, window)
         .build()
         .unwrap()
 }

@@ -25,6 +25,8 @@ pub struct Collider {
     mesh: Mesh,
     tree: ObbTree,
     cones: BmCones,
+    /// Whether any node has a cone (then the mesh is a solid and culling applies).
+    culls: bool,
 }
 
 impl Collider {
@@ -42,7 +44,8 @@ impl Collider {
             Some(settings) if is_solid(&mesh) => BmCones::build(&mesh, &tree, &settings),
             _ => BmCones::none(&tree),
         };
-        Collider { mesh, tree, cones }
+        let culls = cones.cone_count() > 0;
+        Collider { mesh, tree, cones, culls }
     }
 
     pub fn mesh(&self) -> &Mesh {
@@ -61,6 +64,6 @@ impl Collider {
     /// Whether backward-motion culling applies to this collider: it is a solid with cones
     /// (docs/bm-culling.md §1).
     pub fn culls(&self) -> bool {
-        self.cones.cone_count() > 0
+        self.culls
     }
 }

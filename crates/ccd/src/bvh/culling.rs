@@ -92,7 +92,7 @@ mod tests {
             ((s >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
         };
         let axis = DVec3::new(r(), r(), r()).normalize();
-        let angle = if seed % 4 == 0 { 0.0 } else { (r().abs() * 1.5).min(std::f64::consts::FRAC_PI_2) };
+        let angle = if seed.is_multiple_of(4) { 0.0 } else { (r().abs() * 1.5).min(std::f64::consts::FRAC_PI_2) };
         let d = Pose::new(DQuat::from_axis_angle(axis, angle), DVec3::new(r(), r(), r()) * 3.0);
         let start = Pose::new(
             DQuat::from_axis_angle(DVec3::new(r(), r(), r()).normalize(), 2.0 * r()),
