@@ -507,8 +507,10 @@ pub(super) fn first_of(r: Counted<Vec<Contact>>) -> Counted<Option<Contact>> {
 /// The first contact of A and B while A follows `motion_a` and B `motion_b`: exact (roots of
 /// cubics along Redon's screw, no time sampling). `None` if they never touch in `[0, 1]`.
 ///
-/// If A and B already interpenetrate at time 0, the answer only reports where features
-/// cross during the step; check [`intersects`](super::intersects) first. Poses must be
+/// If A and B already interpenetrate at time 0 (surfaces crossing, or one inside the
+/// other), the answer only reports where features cross during the step, and with
+/// `bm_culling` it may miss some (docs/bm-culling.md §1); check
+/// [`intersects`](super::intersects) first. Poses must be
 /// finite with non-zero quaternions; otherwise there is no answer (`None`).
 pub fn first_contact(
     a: &Collider,
