@@ -87,7 +87,7 @@ impl GrowingFactor {
         }
         let s2: f64 = self.packed[start..].iter().map(|x| x * x).sum();
         let d2 = g_jj - s2;
-        if !(d2 > 1e-13 * g_jj) {
+        if !(d2 > 1e-20 * g_jj) {
             self.packed.truncate(start);
             return false;
         }
