@@ -9,8 +9,9 @@
 mod active_set;
 mod cholesky;
 
+pub use active_set::Outcome;
 use active_set::Problem;
-pub use active_set::{Outcome, Workspace};
+use active_set::Workspace;
 use std::fmt;
 
 /// Settings of the iteration.

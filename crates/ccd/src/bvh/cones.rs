@@ -173,8 +173,17 @@ impl Builder {
 
     /// Distance from `x` to the positive cone of `gens`.
     fn distance(&mut self, gens: &[DVec3], x: DVec3) -> f64 {
+        self.set_cone(gens);
+        self.distance_to_cone(x)
+    }
+
+    /// Makes `gens` the cone [`Builder::distance_to_cone`] measures against.
+    fn set_cone(&mut self, gens: &[DVec3]) {
         self.flat.clear();
         self.flat.extend(gens.iter().flat_map(|g| g.to_array()));
+    }
+
+    fn distance_to_cone(&mut self, x: DVec3) -> f64 {
         match self.projector.project(&self.flat, 3, &x.to_array(), Metric::Identity, &Settings::default()) {
             Ok(_) => self.projector.distance(),
             Err(_) => f64::INFINITY,
@@ -186,7 +195,8 @@ impl Builder {
     }
 
     fn contains_all(&mut self, gens: &[DVec3], xs: &[DVec3]) -> bool {
-        xs.iter().all(|&x| self.contains(gens, x))
+        self.set_cone(gens);
+        xs.iter().all(|&x| self.distance_to_cone(x) <= INCLUSION_TOLERANCE * x.length())
     }
 
     /// Steps 1–4 of docs/bm-culling.md §3; false when the node gets no cone.

@@ -51,16 +51,24 @@ impl CullMotion {
     /// Whether every point of `obb` moves strictly backwards along every vector of `cone`
     /// throughout the piece (with the rounding margin of docs/bm-culling.md §2).
     pub fn culls(&self, obb: &Obb, cone: &[DVec3]) -> bool {
-        let speed =
-            self.omega.length() * (obb.center.length() + obb.radius()) + self.k.length() + self.su.length() * self.dz1;
-        let eta = 1e-6 * speed;
+        let eta = 1e-6 * self.speed(obb.center.length() + obb.radius());
         cone.iter().all(|&n| {
             let g = n.cross(self.omega);
             let spread: f64 = (0..3).map(|i| obb.half[i] * obb.axes[i].dot(g).abs()).sum();
-            let along = self.su.dot(n);
-            let upper = obb.center.dot(g) + spread + self.k.dot(n) + (along * self.dz0).max(along * self.dz1);
-            upper < -eta
+            obb.center.dot(g) + spread + self.constant_and_time(n) < -eta
         })
+    }
+
+    /// Bound on the speed of points within `reach` of the frame's origin.
+    fn speed(&self, reach: f64) -> f64 {
+        self.omega.length() * reach + self.k.length() + self.su.length() * self.dz1
+    }
+
+    /// `k·n + max over the piece of z'(t) (su·n)`: the part of `v·n` that does not depend on
+    /// the point.
+    fn constant_and_time(&self, n: DVec3) -> f64 {
+        let along = self.su.dot(n);
+        self.k.dot(n) + (along * self.dz0).max(along * self.dz1)
     }
 }
 
@@ -70,13 +78,9 @@ impl CullMotion {
     /// margin is 10× smaller (docs/bm-culling.md §2).
     pub fn backward(&self, corners: &[DVec3; 3], n: DVec3) -> bool {
         let reach = corners.iter().map(|p| p.length()).fold(0.0, f64::max);
-        let speed = self.omega.length() * reach + self.k.length() + self.su.length() * self.dz1;
         let g = n.cross(self.omega);
-        let along = self.su.dot(n);
-        let upper = corners.iter().map(|p| p.dot(g)).fold(f64::NEG_INFINITY, f64::max)
-            + self.k.dot(n)
-            + (along * self.dz0).max(along * self.dz1);
-        upper < -1e-7 * speed
+        let upper = corners.iter().map(|p| p.dot(g)).fold(f64::NEG_INFINITY, f64::max) + self.constant_and_time(n);
+        upper < -1e-7 * self.speed(reach)
     }
 }
 
