@@ -18,6 +18,8 @@ pub(crate) trait Problem {
     fn push_column(&mut self, active: &[usize], j: usize) -> bool;
     /// The unconstrained minimiser on the active set: `G_AA z = c_A`.
     fn solve_active(&mut self, active: &[usize], z: &mut Vec<f64>);
+    /// `G_AA out = rhs` with the current factor.
+    fn solve_gram(&mut self, active: &[usize], rhs: &[f64], out: &mut Vec<f64>);
 }
 
 /// Reusable buffers, so that many small projections (BM-cone building) do not allocate.
@@ -29,6 +31,7 @@ pub struct Workspace {
     norms: Vec<f64>,
     refused: Vec<bool>,
     z: Vec<f64>,
+    mu: Vec<f64>,
 }
 
 /// What one run did.
@@ -54,6 +57,40 @@ impl Workspace {
             }
         }
         self.active.truncate(kept);
+    }
+
+    /// Generator `j` lies in the span of the active ones, `v_j = Σ μ_a v_a`, yet `w_j > 0`:
+    /// possible with a linear term (docs/cone.md §5). Along `λ_j = t, λ_a −= t μ_a` the point
+    /// `Vλ` stays put and f falls at rate `w_j`; go until the first coefficient reaches zero
+    /// and swap it for j. False when no coefficient limits the step (unbounded).
+    fn exchange(&mut self, p: &mut impl Problem, j: usize) -> bool {
+        let mut rhs = std::mem::take(&mut self.z);
+        rhs.clear();
+        rhs.extend(self.active.iter().map(|&a| p.gram(a, j)));
+        p.solve_gram(&self.active, &rhs, &mut self.mu);
+        self.z = rhs;
+        let largest = self.mu.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        let mut blocker: Option<(usize, f64)> = None;
+        for (idx, &a) in self.active.iter().enumerate() {
+            let mu = self.mu[idx];
+            if mu > 1e-12 * largest {
+                let t = self.lambda[a] / mu;
+                if blocker.is_none_or(|(_, best)| t < best) {
+                    blocker = Some((a, t));
+                }
+            }
+        }
+        let Some((b, t)) = blocker else { return false };
+        for (idx, &a) in self.active.iter().enumerate() {
+            self.lambda[a] = (self.lambda[a] - t * self.mu[idx]).max(0.0);
+        }
+        self.lambda[b] = 0.0;
+        self.lambda[j] = t;
+        let lambda = &self.lambda;
+        self.active.retain(|&a| lambda[a] > 0.0);
+        self.active.push(j);
+        self.refactor(p);
+        true
     }
 
     pub(crate) fn run(&mut self, p: &mut impl Problem, settings: &Settings) -> Outcome {
@@ -104,11 +141,12 @@ impl Workspace {
                 let stuck = (0..k).any(|i| self.refused[i] && self.w[i] > threshold * self.norms[i]);
                 return Outcome { iterations, converged: !stuck };
             };
-            if !p.push_column(&self.active, j) {
+            if p.push_column(&self.active, j) {
+                self.active.push(j);
+            } else if !self.exchange(p, j) {
                 self.refused[j] = true;
                 continue;
             }
-            self.active.push(j);
             // Steps 3–4.
             loop {
                 p.solve_active(&self.active, &mut self.z);

@@ -95,14 +95,16 @@ fn check_finite(what: &'static str, xs: &[f64]) -> Result<(), ConeError> {
     }
 }
 
-/// Generators (row-major, `k × n`) and a point, Euclidean. The active generators are kept
-/// as a QR factorization (Gram–Schmidt, twice), so nearly parallel generators do not square
-/// the condition number as the Gram matrix would.
+/// Generators (row-major, `k × n`), a point and a linear term, Euclidean:
+/// `min ½‖b − Vλ‖² − cᵀλ` (docs/cone.md §5). An empty `b` or `c` is zero. The active
+/// generators are kept as a QR factorization (Gram–Schmidt, twice), so nearly parallel
+/// generators do not square the condition number as the Gram matrix would.
 struct PointProblem<'a> {
     n: usize,
     v: &'a [f64],
     b: &'a [f64],
-    norm_b: f64,
+    c: &'a [f64],
+    scale: f64,
     buffers: &'a mut QrBuffers,
 }
 
@@ -139,7 +141,11 @@ impl Problem for PointProblem<'_> {
     fn gradient(&mut self, active: &[usize], lambda: &[f64], w: &mut [f64]) {
         let mut r = std::mem::take(&mut self.buffers.residual);
         r.clear();
-        r.extend_from_slice(self.b);
+        if self.b.is_empty() {
+            r.resize(self.n, 0.0);
+        } else {
+            r.extend_from_slice(self.b);
+        }
         for &a in active {
             let l = lambda[a];
             for (x, v) in r.iter_mut().zip(self.row(a)) {
@@ -147,12 +153,12 @@ impl Problem for PointProblem<'_> {
             }
         }
         for (i, wi) in w.iter_mut().enumerate() {
-            *wi = dot(&r, self.row(i));
+            *wi = dot(&r, self.row(i)) + self.c.get(i).copied().unwrap_or(0.0);
         }
         self.buffers.residual = r;
     }
     fn scale(&self) -> f64 {
-        self.norm_b
+        self.scale
     }
     fn clear_factor(&mut self) {
         self.buffers.q.clear();
@@ -186,24 +192,52 @@ impl Problem for PointProblem<'_> {
         }
         self.buffers.r.push(d);
         v.iter_mut().for_each(|x| *x /= d);
-        self.buffers.qtb.push(dot(&v, self.b));
+        self.buffers.qtb.push(if self.b.is_empty() { 0.0 } else { dot(&v, self.b) });
         self.buffers.q.extend_from_slice(&v);
         self.buffers.scratch = v;
         true
     }
     fn solve_active(&mut self, active: &[usize], z: &mut Vec<f64>) {
-        // R z = Qᵀ b, back substitution; column c of R starts at c(c+1)/2.
+        // The normal equations RᵀR z = Rᵀ Qᵀ b + c_A, so R z = Qᵀ b + R⁻ᵀ c_A.
         let m = active.len();
         let r = &self.buffers.r;
         z.clear();
         z.extend_from_slice(&self.buffers.qtb[..m]);
-        for i in (0..m).rev() {
-            let mut s = z[i];
-            for c in i + 1..m {
-                s -= r[c * (c + 1) / 2 + i] * z[c];
-            }
-            z[i] = s / r[i * (i + 1) / 2 + i];
+        if !self.c.is_empty() {
+            let y = &mut self.buffers.scratch;
+            y.clear();
+            y.extend(active.iter().map(|&a| self.c[a]));
+            forward_rt(r, y);
+            z.iter_mut().zip(y.iter()).for_each(|(x, y)| *x += y);
         }
+        back_r(r, z);
+    }
+    fn solve_gram(&mut self, _active: &[usize], rhs: &[f64], out: &mut Vec<f64>) {
+        out.clear();
+        out.extend_from_slice(rhs);
+        forward_rt(&self.buffers.r, out);
+        back_r(&self.buffers.r, out);
+    }
+}
+
+/// Solves `Rᵀ y = x` in place; R upper triangular, column c packed at `c(c+1)/2`.
+fn forward_rt(r: &[f64], x: &mut [f64]) {
+    for i in 0..x.len() {
+        let start = i * (i + 1) / 2;
+        let s = x[i] - (0..i).map(|c| r[start + c] * x[c]).sum::<f64>();
+        x[i] = s / r[start + i];
+    }
+}
+
+/// Solves `R z = x` in place.
+fn back_r(r: &[f64], x: &mut [f64]) {
+    let m = x.len();
+    for i in (0..m).rev() {
+        let mut s = x[i];
+        for c in i + 1..m {
+            s -= r[c * (c + 1) / 2 + i] * x[c];
+        }
+        x[i] = s / r[i * (i + 1) / 2 + i];
     }
 }
 
@@ -256,6 +290,9 @@ impl Problem for QpProblem<'_> {
             self.factor.solve(&self.rhs, &mut dz);
             z.iter_mut().zip(&dz).for_each(|(x, d)| *x += d);
         }
+    }
+    fn solve_gram(&mut self, _active: &[usize], rhs: &[f64], out: &mut Vec<f64>) {
+        self.factor.solve(rhs, out);
     }
 }
 
@@ -318,8 +355,8 @@ impl Projector {
                 (&self.transformed, &self.b)
             }
         };
-        let norm_b = dot(bb, bb).sqrt();
-        let mut problem = PointProblem { n, v, b: bb, norm_b, buffers: &mut self.qr };
+        let scale = dot(bb, bb).sqrt();
+        let mut problem = PointProblem { n, v, b: bb, c: &[], scale, buffers: &mut self.qr };
         let outcome = self.workspace.run(&mut problem, settings);
         // The point, in the metric's coordinates first.
         self.point.clear();
@@ -396,4 +433,32 @@ pub fn nonnegative_qp(gram: &[f64], linear: &[f64], settings: &Settings) -> Resu
         iterations: outcome.iterations,
         converged: outcome.converged,
     })
+}
+
+/// `min ½ ‖Σ λ_i a_i‖² − cᵀ λ` over `λ ≥ 0`, with the rows `a_i` given (row-major, `k × n`)
+/// instead of their Gram matrix `G = A Aᵀ`: the solver's dual in motion space
+/// (docs/solver.md §3). Costs `k·n` per pass instead of `k²·n` to form G, and keeps the
+/// active rows as a QR factorization, so it is as accurate as the point form.
+pub fn nonnegative_qp_rows(
+    rows: &[f64],
+    n: usize,
+    linear: &[f64],
+    settings: &Settings,
+) -> Result<QpSolution, ConeError> {
+    let k = linear.len();
+    if rows.len() != k * n {
+        return Err(ConeError::Dimension { what: "rows", expected: k * n, found: rows.len() });
+    }
+    check_finite("rows", rows)?;
+    check_finite("linear", linear)?;
+    let scale = (0..k)
+        .map(|i| (linear[i].abs(), dot(&rows[i * n..(i + 1) * n], &rows[i * n..(i + 1) * n]).sqrt()))
+        .filter(|&(_, norm)| norm > 0.0)
+        .map(|(c, norm)| c / norm)
+        .fold(0.0, f64::max);
+    let mut buffers = QrBuffers::default();
+    let mut problem = PointProblem { n: n.max(1), v: rows, b: &[], c: linear, scale, buffers: &mut buffers };
+    let mut ws = Workspace::default();
+    let outcome = ws.run(&mut problem, settings);
+    Ok(QpSolution { lambda: ws.lambda, active: ws.active, iterations: outcome.iterations, converged: outcome.converged })
 }

@@ -1,7 +1,7 @@
 //! The optimality conditions on random instances, brute force over active sets, and the
 //! special cases of docs/cone.md §2.
 
-use mockup_cone::{ConeError, Metric, Projection, Settings, nonnegative_qp, project};
+use mockup_cone::{ConeError, Metric, Projection, Settings, nonnegative_qp, nonnegative_qp_rows, project};
 use proptest::prelude::*;
 
 fn dot(x: &[f64], y: &[f64]) -> f64 {
@@ -101,6 +101,47 @@ fn brute_force_distance(g: &[f64], n: usize, b: &[f64]) -> f64 {
     best
 }
 
+/// Brute force for `min ½‖Aᵀλ‖² − cᵀλ, λ ≥ 0`: the stationary point of every subset of rows
+/// with positive coefficients; the lowest objective (the optimum has an independent support).
+fn brute_force_qp_rows(a: &[f64], n: usize, c: &[f64]) -> f64 {
+    let k = c.len();
+    let gram = |i: usize, j: usize| dot(&a[i * n..(i + 1) * n], &a[j * n..(j + 1) * n]);
+    let mut best = 0.0f64; // λ = 0
+    for mask in 1u32..(1 << k) {
+        let s: Vec<usize> = (0..k).filter(|i| mask & (1 << i) != 0).collect();
+        let m = s.len();
+        // Gaussian elimination with partial pivoting on G_SS z = c_S.
+        let mut mat: Vec<Vec<f64>> = s.iter().map(|&i| s.iter().map(|&j| gram(i, j)).chain([c[i]]).collect()).collect();
+        let mut singular = false;
+        for col in 0..m {
+            let p = (col..m).max_by(|&x, &y| mat[x][col].abs().total_cmp(&mat[y][col].abs())).unwrap();
+            if mat[p][col].abs() < 1e-9 * (1.0 + gram(s[col], s[col])) {
+                singular = true;
+                break;
+            }
+            mat.swap(col, p);
+            for row in 0..m {
+                if row != col {
+                    let f = mat[row][col] / mat[col][col];
+                    for e in col..=m {
+                        mat[row][e] -= f * mat[col][e];
+                    }
+                }
+            }
+        }
+        if singular {
+            continue;
+        }
+        let z: Vec<f64> = (0..m).map(|r| mat[r][m] / mat[r][r]).collect();
+        if z.iter().any(|&x| x < 0.0) {
+            continue;
+        }
+        let objective = -0.5 * s.iter().zip(&z).map(|(&i, zi)| c[i] * zi).sum::<f64>();
+        best = best.min(objective);
+    }
+    best
+}
+
 fn vecs(n: usize, k: std::ops::Range<usize>) -> impl Strategy<Value = (Vec<f64>, Vec<f64>)> {
     (k, Just(n))
         .prop_flat_map(|(k, n)| (prop::collection::vec(-1.0..1.0f64, k * n), prop::collection::vec(-1.0..1.0f64, n)))
@@ -191,6 +232,56 @@ proptest! {
         let size: f64 = (0..k).map(|i| p.lambda[i] * dot(&g[i * n..(i + 1) * n], &g[i * n..(i + 1) * n]).sqrt()).sum();
         for d in 0..n {
             prop_assert!((x[d] - y[d]).abs() <= 1e-8 * (1.0 + size), "{:?} vs {:?}", x, y);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// The rows form: KKT, and the optimum of brute-force enumeration, on bounded problems
+    /// `c = A y − s`, `s ≥ 0` (a feasible primal, as the solver's dual has).
+    #[test]
+    fn qp_rows_is_optimal(
+        (a, y) in vecs(4, 1..9),
+        s in prop::collection::vec(0.0..1.0f64, 9),
+        shift in -1.0..1.0f64,
+    ) {
+        let n = 4;
+        let k = a.len() / n;
+        let c: Vec<f64> = (0..k).map(|i| dot(&a[i * n..(i + 1) * n], &y) - s[i] * shift.abs()).collect();
+        let sol = nonnegative_qp_rows(&a, n, &c, &Settings::default()).unwrap();
+        prop_assert!(sol.converged);
+        let x: Vec<f64> = (0..n).map(|d| (0..k).map(|i| sol.lambda[i] * a[i * n + d]).sum()).collect();
+        let scale = 1.0 + c.iter().fold(0.0f64, |m, v| m.max(v.abs())) + dot(&x, &x).sqrt();
+        for i in 0..k {
+            let row = &a[i * n..(i + 1) * n];
+            let w = c[i] - dot(row, &x);
+            prop_assert!(sol.lambda[i] >= 0.0);
+            prop_assert!(w <= 1e-9 * scale * (1.0 + dot(row, row).sqrt()), "w[{}] = {}", i, w);
+            if sol.lambda[i] > 0.0 {
+                prop_assert!(w.abs() <= 1e-9 * scale * (1.0 + dot(row, row).sqrt()), "active w[{}] = {}", i, w);
+            }
+        }
+        let objective = 0.5 * dot(&x, &x) - dot(&c, &sol.lambda);
+        let brute = brute_force_qp_rows(&a, n, &c);
+        prop_assert!((objective - brute).abs() <= 1e-7 * scale * scale, "{} vs brute force {}", objective, brute);
+    }
+
+    /// With `c = A b` the rows form is the projection of b (up to the constant ½‖b‖²).
+    #[test]
+    fn qp_rows_matches_projection((g, b) in vecs(3, 1..20)) {
+        let n = 3;
+        let k = g.len() / n;
+        let c: Vec<f64> = (0..k).map(|i| dot(&g[i * n..(i + 1) * n], &b)).collect();
+        let qp = nonnegative_qp_rows(&g, n, &c, &Settings::default()).unwrap();
+        let p = project(&g, n, &b, Metric::Identity, &Settings::default()).unwrap();
+        prop_assert!(qp.converged);
+        let point = |l: &[f64]| -> Vec<f64> { (0..n).map(|d| (0..k).map(|i| l[i] * g[i * n + d]).sum()).collect() };
+        let (x, y) = (point(&qp.lambda), point(&p.lambda));
+        let size: f64 = (0..k).map(|i| p.lambda[i] * dot(&g[i * n..(i + 1) * n], &g[i * n..(i + 1) * n]).sqrt()).sum();
+        for d in 0..n {
+            prop_assert!((x[d] - y[d]).abs() <= 1e-9 * (1.0 + size), "{:?} vs {:?}", x, y);
         }
     }
 }
@@ -291,6 +382,8 @@ fn bad_input_is_an_error() {
         Err(ConeError::MetricNotPositiveDefinite)
     );
     assert!(nonnegative_qp(&[1.0], &[1.0, 2.0], &s).is_err());
+    assert!(nonnegative_qp_rows(&[1.0, 2.0, 3.0], 2, &[1.0, 2.0], &s).is_err());
+    assert!(nonnegative_qp_rows(&[1.0, f64::INFINITY], 2, &[1.0], &s).is_err());
 }
 
 #[test]
