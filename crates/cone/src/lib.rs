@@ -460,5 +460,10 @@ pub fn nonnegative_qp_rows(
     let mut problem = PointProblem { n: n.max(1), v: rows, b: &[], c: linear, scale, buffers: &mut buffers };
     let mut ws = Workspace::default();
     let outcome = ws.run(&mut problem, settings);
-    Ok(QpSolution { lambda: ws.lambda, active: ws.active, iterations: outcome.iterations, converged: outcome.converged })
+    Ok(QpSolution {
+        lambda: ws.lambda,
+        active: ws.active,
+        iterations: outcome.iterations,
+        converged: outcome.converged,
+    })
 }

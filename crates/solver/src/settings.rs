@@ -1,0 +1,70 @@
+//! The solver's distances and budgets (docs/solver.md §2, §4).
+
+use mockup_ccd::QueryOptions;
+
+/// The seed's environment width for its distances (seed 001 §4).
+pub const REFERENCE_SCENE_SIZE: f64 = 50.0;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SolverSettings {
+    /// εr: below this a contact triggers a repositioning cycle.
+    pub repositioning: f64,
+    /// εs: the distance kept between contacting parts.
+    pub security: f64,
+    /// εb: contacts farther than this are dropped.
+    pub breaking: f64,
+    /// Sub-steps (solve + CCD move) per `drag` call.
+    pub max_substeps: u32,
+    /// Repositioning cycles per `drag` call.
+    pub max_repositioning: u32,
+    /// After a first contact at t, the pairs touching before `t + contact_window` are added at
+    /// once (near-simultaneous contacts, seed 002 §3); a fraction of the sub-step.
+    pub contact_window: f64,
+    /// The CCD queries' settings (BM-culling on by default).
+    pub query: QueryOptions,
+}
+
+impl Default for SolverSettings {
+    /// The seed's distances for an environment 50 units wide.
+    fn default() -> Self {
+        SolverSettings {
+            repositioning: 0.0044,
+            security: 0.01,
+            breaking: 0.023,
+            max_substeps: 8,
+            max_repositioning: 4,
+            contact_window: 1e-3,
+            query: QueryOptions::default(),
+        }
+    }
+}
+
+impl SolverSettings {
+    /// The seed's distances scaled to an environment `size` wide (its bounding box's largest
+    /// side); `size` that is not positive and finite gives the defaults.
+    pub fn for_scene_size(size: f64) -> SolverSettings {
+        let mut s = SolverSettings::default();
+        if size.is_finite() && size > 0.0 {
+            s.scale_distances(size / REFERENCE_SCENE_SIZE);
+        }
+        s
+    }
+
+    pub fn scale_distances(&mut self, factor: f64) {
+        self.repositioning *= factor;
+        self.security *= factor;
+        self.breaking *= factor;
+    }
+
+    /// εr < εs < εb, all positive and finite.
+    pub fn validate(&self) -> Result<(), String> {
+        let (r, s, b) = (self.repositioning, self.security, self.breaking);
+        if !(r.is_finite() && s.is_finite() && b.is_finite() && 0.0 < r && r < s && s < b) {
+            return Err(format!("distances must satisfy 0 < εr < εs < εb (got εr = {r}, εs = {s}, εb = {b})"));
+        }
+        if !(self.contact_window >= 0.0 && self.contact_window < 1.0) {
+            return Err(format!("contact window must be in [0, 1) (got {})", self.contact_window));
+        }
+        Ok(())
+    }
+}
