@@ -178,8 +178,10 @@ pub fn cross_axes_separate<S: Bound>(
             let (j1, j2) = (NEXT[j], PREV[j]);
             let lhs = (t_f[i2] * c[i1][j] - t_f[i1] * c[i2][j]).mig();
             let rhs = b[i1] * ca[i2][j] + b[i2] * ca[i1][j] + a[j1] * ca[i][j2] + a[j2] * ca[i][j1];
-            // |f_i × e_j| ≤ 1; only the proximity query uses a margin.
-            let len = if margin > 0.0 { (1.0 - c[i][j].mig().min(1.0).powi(2)).sqrt() } else { 0.0 };
+            // The axis is not unit: |f_i × e_j|² = C_i1j² + C_i2j² (e_j in F's basis). Its upper
+            // bound scales the margin; `√(1 − C_ij²)` would round to 0 for nearly parallel
+            // axes and drop the margin (only the proximity query uses one).
+            let len = if margin > 0.0 { (ca[i1][j] * ca[i1][j] + ca[i2][j] * ca[i2][j]).sqrt().min(1.0) } else { 0.0 };
             if lhs > rhs + margin * len {
                 return true;
             }
@@ -268,6 +270,33 @@ mod tests {
             if separated(&grown, &b, 0.0) {
                 prop_assert!(separated(&a, &b, m));
             }
+        }
+    }
+
+    proptest! {
+        /// Nearly parallel boxes (a turn of 1e-12 to 1e-6 rad) a gap apart along a face
+        /// normal are within any margin larger than the gap: the cross axes' margin term must
+        /// not round away (a plate resting on a floor lost its contacts that way).
+        #[test]
+        fn nearly_parallel_boxes_within_the_margin(
+            a in arb_box(),
+            half in (0.05..1.5f64, 0.05..1.5f64, 0.05..1.5f64),
+            axis in (-1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64),
+            log_angle in -12.0..-6.0f64,
+            k in 0usize..3,
+            gap in 0.0..0.01f64,
+        ) {
+            // About the gap's direction, give or take: the worst case for the cross axes.
+            let axis = a.axes[k] + 1e-3 * DVec3::new(axis.0, axis.1, axis.2);
+            let q = DQuat::from_axis_angle(axis.normalize(), 10f64.powf(log_angle));
+            let half = DVec3::new(half.0, half.1, half.2);
+            let b = Obb {
+                center: a.center + a.axes[k] * (a.half[k] + half[k] + gap),
+                axes: a.axes.map(|x| q * x),
+                half,
+            };
+            prop_assert!(!separated(&a, &b, gap + 1e-4));
+            prop_assert!(!separated(&b, &a, gap + 1e-4));
         }
     }
 
