@@ -89,7 +89,10 @@ pub struct StepReport {
     pub unconverged_solves: u32,
     /// Wilhelmsen iterations, summed.
     pub solver_iterations: u64,
+    /// First contact and near-simultaneous contacts along the moves.
     pub ccd_time: Duration,
+    /// Rebuilding the contact set (proximity queries at εb).
+    pub proximity_time: Duration,
     pub solver_time: Duration,
     /// CCD and proximity counters, summed.
     pub counters: Counters,
@@ -101,6 +104,8 @@ pub struct World {
     bodies: Vec<Body>,
     settings: SolverSettings,
     contacts: Vec<ContactPoint>,
+    /// Bodies were added since the contacts were last rebuilt.
+    stale: bool,
 }
 
 enum Moved {
@@ -116,11 +121,12 @@ enum Moved {
 impl World {
     pub fn new(settings: SolverSettings) -> Result<World, SolverError> {
         settings.validate().map_err(SolverError::Settings)?;
-        Ok(World { bodies: Vec::new(), settings, contacts: Vec::new() })
+        Ok(World { bodies: Vec::new(), settings, contacts: Vec::new(), stale: false })
     }
 
     pub fn add_body(&mut self, collider: Arc<Collider>, pose: Pose, fixed: bool) -> BodyId {
         self.bodies.push(Body::new(collider, pose.normalized(), fixed));
+        self.stale = true;
         self.bodies.len() - 1
     }
 
@@ -139,6 +145,7 @@ impl World {
     pub fn set_settings(&mut self, settings: SolverSettings) -> Result<(), SolverError> {
         settings.validate().map_err(SolverError::Settings)?;
         self.settings = settings;
+        self.stale = true; // εb may have changed
         Ok(())
     }
 
@@ -158,7 +165,7 @@ impl World {
         Ok(())
     }
 
-    /// Contacts within εb, as of the last change.
+    /// Contacts within εb, as of the last step or change (bodies added since are not in it).
     pub fn contacts(&self) -> &[ContactPoint] {
         &self.contacts
     }
@@ -184,6 +191,12 @@ impl World {
             .filter(|&(i, j)| !(self.bodies[i].fixed && self.bodies[j].fixed))
     }
 
+    fn refresh_timed(&mut self, report: &mut StepReport) {
+        let clock = Instant::now();
+        self.refresh_contacts(&mut report.counters);
+        report.proximity_time += clock.elapsed();
+    }
+
     fn refresh_contacts(&mut self, counters: &mut Counters) {
         let mut contacts = std::mem::take(&mut self.contacts);
         contacts.clear();
@@ -198,6 +211,7 @@ impl World {
             );
         }
         self.contacts = contacts;
+        self.stale = false;
     }
 
     fn min_distance(&self) -> Option<f64> {
@@ -216,7 +230,7 @@ impl World {
         }
         let target = target.normalized();
         let mut report = StepReport::default();
-        self.refresh_contacts(&mut report.counters);
+        self.refresh_timed(&mut report);
         let s = self.settings;
         let still = |d: &Displacement| d.translation.length() <= 1e-9 * s.security && d.rotation.length() <= 1e-9;
         // A trust region on the unconstrained motion: the constraints are linear in the
@@ -334,7 +348,7 @@ impl World {
                     self.bodies[b].pose = m.to.normalized();
                 }
             }
-            self.refresh_contacts(&mut report.counters);
+            self.refresh_timed(report);
             return Moved::Full;
         };
         // Back off along the motion from the contact (docs/solver.md §4).
@@ -396,7 +410,7 @@ impl World {
                 }
             }
         }
-        self.refresh_contacts(&mut report.counters);
+        self.refresh_timed(report);
         for c in &near.value {
             let (a, b) = (&self.bodies[i], &self.bodies[j]);
             let cp = contact::feature_pair(
