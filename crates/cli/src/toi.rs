@@ -20,11 +20,11 @@ pub fn counters_json(c: &Counters) -> Value {
 }
 
 fn load(path: &str) -> Result<Collider, UsageError> {
-    let obj = mockup_scene::obj::load_merged(Path::new(path)).map_err(|e| UsageError(e.to_string()))?;
-    for w in &obj.warnings {
+    let (mesh, warnings) = mockup_scene::obj::load_merged(Path::new(path)).map_err(|e| UsageError(e.to_string()))?;
+    for w in &warnings {
         eprintln!("warning: {w}");
     }
-    Ok(Collider::new(obj.mesh))
+    Ok(Collider::new(mesh))
 }
 
 pub fn run(args: &[String]) -> Result<(), UsageError> {

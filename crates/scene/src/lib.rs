@@ -1,3 +1,4 @@
-//! Scene documents and OBJ import. No Bevy.
+//! Scene documents, OBJ import and the demo assemblies. No Bevy.
 
 pub mod obj;
+pub mod source;
