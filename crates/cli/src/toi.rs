@@ -16,6 +16,8 @@ pub fn counters_json(c: &Counters) -> Value {
         "vf_tests": c.vf_tests,
         "fv_tests": c.fv_tests,
         "ee_tests": c.ee_tests,
+        "cull_tests": c.cull_tests,
+        "culled_nodes": c.culled_nodes,
     })
 }
 

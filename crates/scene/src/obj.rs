@@ -195,7 +195,8 @@ impl Parser<'_> {
         let mut xyz = [0.0; 3];
         let mut n = 0;
         for tok in tokens.take(3) {
-            let v: f64 = tok.parse().map_err(|_| self.error(line, format!("vertex coordinate {tok:?} is not a number")))?;
+            let v: f64 =
+                tok.parse().map_err(|_| self.error(line, format!("vertex coordinate {tok:?} is not a number")))?;
             if !v.is_finite() {
                 return Err(self.error(line, format!("vertex coordinate {tok:?} is not a finite number")));
             }
@@ -391,13 +392,25 @@ pub fn write(parts: &[WritePart], material_library: &str) -> (String, String) {
                 format_number(b as f64)
             );
         }
-        for v in p.mesh.vertices() {
+        // Only the vertices triangles use, numbered in order of first use (as `parse` does).
+        let mut number = vec![0usize; p.mesh.vertices().len()];
+        let mut used = Vec::new();
+        for t in p.mesh.triangles() {
+            for &v in t {
+                if number[v as usize] == 0 {
+                    used.push(v);
+                    number[v as usize] = base + used.len() - 1;
+                }
+            }
+        }
+        for &v in &used {
+            let v = p.mesh.vertex(v);
             let _ = writeln!(obj, "v {} {} {}", format_number(v.x), format_number(v.y), format_number(v.z));
         }
         for t in p.mesh.triangles() {
-            let _ = writeln!(obj, "f {} {} {}", t[0] as usize + base, t[1] as usize + base, t[2] as usize + base);
+            let _ = writeln!(obj, "f {} {} {}", number[t[0] as usize], number[t[1] as usize], number[t[2] as usize]);
         }
-        base += p.mesh.vertices().len();
+        base += used.len();
     }
     (obj, mtl)
 }

@@ -22,7 +22,8 @@ const SQUARE: &str = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\n";
 
 #[test]
 fn objects_and_groups_become_parts() {
-    let a = parse_text(&format!("{SQUARE}o first\nf 1 2 3 4\ng second\nf 1 2 3\nf -4 -3 -1\no first\nf 2 3 4\n")).unwrap();
+    let a =
+        parse_text(&format!("{SQUARE}o first\nf 1 2 3 4\ng second\nf 1 2 3\nf -4 -3 -1\no first\nf 2 3 4\n")).unwrap();
     let names: Vec<&str> = a.parts.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["first", "second"]);
     // The quad as a fan of two, and the reopened object's face appended.
@@ -54,7 +55,8 @@ fn relative_indices_count_back_from_the_last_vertex() {
 #[test]
 fn unreferenced_vertices_are_dropped_and_duplicates_welded() {
     // Vertex 5 repeats vertex 1 exactly; vertex 6 is never used.
-    let a = parse_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nv 0 0 0\nv 9 9 9\nf 1 3 2\nf 5 2 4\nf 1 4 3\nf 2 3 4\n").unwrap();
+    let a = parse_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nv 0 0 0\nv 9 9 9\nf 1 3 2\nf 5 2 4\nf 1 4 3\nf 2 3 4\n")
+        .unwrap();
     let m = &a.parts[0].mesh;
     assert_eq!(m.vertices().len(), 4);
     assert!(m.stats().is_closed(), "welded, the tetrahedron is closed");
@@ -65,7 +67,9 @@ fn unreferenced_vertices_are_dropped_and_duplicates_welded() {
 fn materials_give_colours_and_missing_files_are_warnings() {
     let mtl: &'static [u8] = b"newmtl red\nKd 1 0 0\nnewmtl textured\nKd 0 0 1\nmap_Kd missing.png\n";
     let src = Embedded::new([("dir/parts.mtl", mtl)]);
-    let text = format!("mtllib parts.mtl\nmtllib nothere.mtl\n{SQUARE}o a\nusemtl red\nf 1 2 3\no b\nusemtl textured\nf 1 3 4\n");
+    let text = format!(
+        "mtllib parts.mtl\nmtllib nothere.mtl\n{SQUARE}o a\nusemtl red\nf 1 2 3\no b\nusemtl textured\nf 1 3 4\n"
+    );
     let a = parse(text.as_bytes(), Path::new("dir/test.obj"), &src, &ImportOptions::default(), &mut |_| {}).unwrap();
     assert_eq!(a.part("a").unwrap().color, Some([1.0, 0.0, 0.0]));
     assert_eq!(a.part("b").unwrap().color, Some([0.0, 0.0, 1.0]));
@@ -76,7 +80,10 @@ fn materials_give_colours_and_missing_files_are_warnings() {
 
 #[test]
 fn malformed_files_name_the_line() {
-    assert_eq!(error_line("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2\n"), (4, "a face needs at least 3 vertices, found 2".into()));
+    assert_eq!(
+        error_line("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2\n"),
+        (4, "a face needs at least 3 vertices, found 2".into())
+    );
     assert_eq!(error_line(&format!("{SQUARE}f 1 2 5\n")).0, 5);
     assert!(error_line(&format!("{SQUARE}f 1 2 5\n")).1.contains("out of range: 4 vertices"));
     assert!(error_line(&format!("{SQUARE}f 1 2 99999999999999999999999\n")).1.contains("out of range"));
@@ -93,7 +100,8 @@ fn malformed_files_name_the_line() {
 #[test]
 fn binary_garbage_empty_files_and_no_faces_are_errors() {
     let garbage: Vec<u8> = (0..2000u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect();
-    let e = parse(&garbage, Path::new("x.obj"), &Embedded::default(), &ImportOptions::default(), &mut |_| {}).unwrap_err();
+    let e =
+        parse(&garbage, Path::new("x.obj"), &Embedded::default(), &ImportOptions::default(), &mut |_| {}).unwrap_err();
     assert!(matches!(e, ObjError::Syntax { line: 1.., .. }), "{e}");
     assert!(e.to_string().starts_with("x.obj:"), "{e}");
     assert!(matches!(parse_text("").unwrap_err(), ObjError::NoFaces { .. }));
@@ -111,8 +119,10 @@ fn progress_rises_to_one() {
     }
     text.push_str("f 1 2 3\n");
     let mut seen = Vec::new();
-    parse(text.as_bytes(), Path::new("big.obj"), &Embedded::default(), &ImportOptions::default(), &mut |f| seen.push(f))
-        .unwrap();
+    parse(text.as_bytes(), Path::new("big.obj"), &Embedded::default(), &ImportOptions::default(), &mut |f| {
+        seen.push(f)
+    })
+    .unwrap();
     assert!(seen.len() > 2 && seen.windows(2).all(|w| w[0] <= w[1]) && *seen.last().unwrap() == 1.0, "{seen:?}");
 }
 

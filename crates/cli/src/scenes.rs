@@ -1,0 +1,145 @@
+//! `gen-assets`, `info` and `replay`: the demo assemblies and scene files without a window.
+
+use crate::args::{Options, UsageError};
+use crate::toi::counters_json;
+use mockup_scene::source::FileSystem;
+use mockup_scene::{Distances, LoadedScene, PoseDocument};
+use mockup_solver::{SolverSettings, World};
+use serde_json::json;
+use std::path::Path;
+
+pub const GEN_USAGE: &str = "mockup-cli gen-assets [--out DIR]
+    Regenerates DIR/assets and DIR/scenes (default: the current directory) from the demo
+    generators; the files are byte-identical to the committed ones.";
+
+pub const INFO_USAGE: &str = "mockup-cli info SCENE.ron
+    Parts, triangles, bounds, and the time to read the meshes and build their trees.";
+
+pub const REPLAY_USAGE: &str = "mockup-cli replay SCENE.ron --part NAME --targets TARGETS.ron
+    Drags the part through the target poses of TARGETS.ron, a RON list of
+    (translation: (x, y, z), rotation: (x, y, z, w)). Prints one JSON line per step; exits
+    with status 1 if any two parts ever interpenetrate.";
+
+/// The first argument (a path), then `--key value` options.
+fn positional<'a>(args: &'a [String], what: &str) -> Result<(&'a str, &'a [String]), UsageError> {
+    match args.first() {
+        Some(p) if !p.starts_with("--") => Ok((p, &args[1..])),
+        _ => Err(UsageError(format!("missing {what}"))),
+    }
+}
+
+pub fn gen_assets(args: &[String]) -> Result<(), UsageError> {
+    let o = Options::parse(args, &["out"])?;
+    let root = Path::new(o.get("out").unwrap_or("."));
+    let files = mockup_scene::demo::generate(root).map_err(|e| UsageError(format!("{}: {e}", root.display())))?;
+    for f in files {
+        println!("{}", f.display());
+    }
+    Ok(())
+}
+
+fn load(path: &str) -> Result<LoadedScene, UsageError> {
+    let scene = mockup_scene::load(Path::new(path), &FileSystem, &mut |_| {}).map_err(|e| UsageError(e.to_string()))?;
+    for w in &scene.warnings {
+        eprintln!("warning: {w}");
+    }
+    Ok(scene)
+}
+
+pub fn info(args: &[String]) -> Result<(), UsageError> {
+    let (path, rest) = positional(args, "SCENE.ron")?;
+    Options::parse(rest, &[])?;
+    let scene = load(path)?;
+    println!("{path}: {} parts, size {:.4}", scene.document.parts.len(), scene.size);
+    println!("  meshes read in {:.1?}, trees and BM-cones built in {:.1?}", scene.parse_time, scene.build_time);
+    for (p, c) in scene.document.parts.iter().zip(&scene.colliders) {
+        let s = c.mesh().stats();
+        let (lo, hi) = c.mesh().bounds();
+        let pose = p.pose.to_pose();
+        println!(
+            "  {:<16} {:>8} triangles  {:<7}  {}  bounds (local) [{:.3}, {:.3}, {:.3}] .. [{:.3}, {:.3}, {:.3}]  at ({:.3}, {:.3}, {:.3})",
+            p.name,
+            s.triangles,
+            if p.fixed { "fixed" } else { "movable" },
+            if c.culls() { "solid" } else { "open " },
+            lo.x,
+            lo.y,
+            lo.z,
+            hi.x,
+            hi.y,
+            hi.z,
+            pose.translation.x,
+            pose.translation.y,
+            pose.translation.z
+        );
+    }
+    Ok(())
+}
+
+/// The solver settings a scene asks for.
+pub fn solver_settings(scene: &LoadedScene) -> SolverSettings {
+    let mut s = SolverSettings::for_scene_size(scene.size);
+    if let Distances::Explicit { repositioning, security, breaking } = scene.document.solver.distances {
+        s.repositioning = repositioning;
+        s.security = security;
+        s.breaking = breaking;
+    }
+    s.query.bm_culling = scene.document.solver.bm_culling;
+    s.max_substeps = scene.document.solver.max_substeps.max(1);
+    s
+}
+
+pub fn replay(args: &[String]) -> Result<(), UsageError> {
+    let (path, rest) = positional(args, "SCENE.ron")?;
+    let o = Options::parse(rest, &["part", "targets"])?;
+    let part = o.required("part")?;
+    let targets_path = o.required("targets")?;
+    let text = std::fs::read_to_string(targets_path).map_err(|e| UsageError(format!("{targets_path}: {e}")))?;
+    let targets: Vec<PoseDocument> = ron::from_str(&text)
+        .map_err(|e| UsageError(format!("{targets_path}:{}:{}: {}", e.span.start.line, e.span.start.col, e.code)))?;
+    for (i, t) in targets.iter().enumerate() {
+        let finite = t.translation.iter().chain(&t.rotation).all(|x| x.is_finite());
+        if !finite || t.rotation.iter().map(|x| x * x).sum::<f64>() < 1e-12 {
+            return Err(UsageError(format!(
+                "{targets_path}: target {i} is not a finite pose with a non-zero quaternion"
+            )));
+        }
+    }
+    let scene = load(path)?;
+    let Some(id) = scene.document.parts.iter().position(|p| p.name == part) else {
+        let names: Vec<&str> = scene.document.parts.iter().map(|p| p.name.as_str()).collect();
+        return Err(UsageError(format!("{path}: no part {part:?} (parts: {})", names.join(", "))));
+    };
+    if scene.document.parts[id].fixed {
+        return Err(UsageError(format!("{path}: part {part:?} is fixed")));
+    }
+    let mut world = World::new(solver_settings(&scene)).map_err(|e| UsageError(format!("{path}: {e}")))?;
+    for (p, c) in scene.document.parts.iter().zip(&scene.colliders) {
+        world.add_body(c.clone(), p.pose.to_pose(), p.fixed);
+    }
+    let mut interpenetrated = false;
+    for (step, t) in targets.iter().enumerate() {
+        let r = world.drag(id, t.to_pose()).map_err(|e| UsageError(e.to_string()))?;
+        let pairs = world.intersecting_pairs();
+        let names =
+            |(i, j): (usize, usize)| [scene.document.parts[i].name.clone(), scene.document.parts[j].name.clone()];
+        let line = json!({
+            "step": step,
+            "translation": r.pose.translation.to_array(),
+            "rotation": r.pose.rotation.to_array(),
+            "reached": r.reached,
+            "contacts": r.contacts,
+            "min_distance": r.min_distance,
+            "substeps": r.substeps,
+            "interpenetrating": pairs.iter().map(|&p| names(p)).collect::<Vec<_>>(),
+            "counters": counters_json(&r.counters),
+        });
+        println!("{line}");
+        interpenetrated |= !pairs.is_empty();
+    }
+    if interpenetrated {
+        eprintln!("mockup-cli: parts interpenetrated during the replay");
+        std::process::exit(1);
+    }
+    Ok(())
+}

@@ -1,0 +1,83 @@
+//! `mockup-cli info`, `replay` and `gen-assets` as a user runs them.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn cli(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mockup-cli")).args(args).current_dir(repo()).output().unwrap()
+}
+
+fn temp(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mockup-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn info_lists_the_parts() {
+    let out = cli(&["info", "scenes/tori.ron"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("2 parts") && text.contains("ring_a") && text.contains("300 triangles"), "{text}");
+    let out = cli(&["info", "scenes/nothing.ron"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("scenes/nothing.ron"));
+}
+
+#[test]
+fn replay_prints_a_line_per_step_and_never_interpenetrates() {
+    let targets = temp(
+        "peg.ron",
+        "[(translation: (0.0, 0.0, 1.2), rotation: (0.0, 0.0, 0.0, 1.0)),
+          (translation: (0.3, 0.0, 0.5), rotation: (0.0, 0.0, 0.0, 1.0)),
+          (translation: (0.02, 0.0, -0.5), rotation: (0.0, 0.0, 0.0, 1.0))]",
+    );
+    let out = cli(&["replay", "scenes/peg_in_hole.ron", "--part", "peg", "--targets", targets.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 3);
+    // The second target is off the bore's axis: the peg stops on the block's top face.
+    assert!(lines[1]["contacts"].as_u64().unwrap() > 0 && !lines[1]["reached"].as_bool().unwrap());
+    assert!(lines.iter().all(|l| l["interpenetrating"].as_array().unwrap().is_empty()));
+}
+
+#[test]
+fn replay_exits_1_when_parts_interpenetrate() {
+    // ring_b turned back into ring_a's plane: the rings cross from the start.
+    let mut doc = mockup_scene::document::read(&repo().join("scenes/tori.ron")).unwrap();
+    let half = std::f64::consts::FRAC_PI_4;
+    doc.parts[1].pose.rotation = [-half.sin(), 0.0, 0.0, half.cos()];
+    for p in &mut doc.parts {
+        p.mesh = repo().join("assets/tori.obj").to_string_lossy().into_owned();
+    }
+    let path = temp("overlap.ron", &mockup_scene::document::to_text(&doc));
+    let targets = temp("still.ron", "[(translation: (0.0, 0.0, 0.05), rotation: (0.0, 0.0, 0.0, 1.0))]");
+    let out = cli(&["replay", path.to_str().unwrap(), "--part", "ring_b", "--targets", targets.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("[\"ring_a\",\"ring_b\"]"));
+}
+
+#[test]
+fn bad_replay_input_is_exit_2_with_a_message() {
+    let targets = temp("ok.ron", "[(translation: (0.0, 0.0, 1.0), rotation: (0.0, 0.0, 0.0, 1.0))]");
+    let t = targets.to_str().unwrap();
+    let out = cli(&["replay", "scenes/tori.ron", "--part", "ring_c", "--targets", t]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no part \"ring_c\" (parts: ring_a, ring_b)"));
+    let out = cli(&["replay", "scenes/tori.ron", "--part", "ring_a", "--targets", t]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is fixed"));
+    let bad = temp("bad.ron", "[(translation: (0.0, 0.0), rotation: (0.0, 0.0, 0.0, 1.0))]");
+    let out = cli(&["replay", "scenes/tori.ron", "--part", "ring_b", "--targets", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.ron:1:"), "{err}");
+    let out = cli(&["replay", "scenes/tori.ron", "--part", "ring_b"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing --targets"));
+}

@@ -1,0 +1,355 @@
+//! The scene document (RON, version 1): what a user opens and saves. Saving is atomic.
+
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// The version this build writes.
+pub const SCENE_VERSION: u32 = 1;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SceneDocument {
+    pub version: u32,
+    /// Width of the environment the solver's distances are scaled to; `None`: the largest
+    /// side of the parts' bounding box when loaded.
+    #[serde(default)]
+    pub size: Option<f64>,
+    pub parts: Vec<PartDocument>,
+    #[serde(default)]
+    pub solver: SolverDocument,
+    #[serde(default)]
+    pub camera: Option<CameraDocument>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PartDocument {
+    pub name: String,
+    /// OBJ file, relative to the scene file.
+    pub mesh: String,
+    /// The `o`/`g` object inside the OBJ file; `None`: the whole file.
+    #[serde(default)]
+    pub object: Option<String>,
+    pub pose: PoseDocument,
+    pub fixed: bool,
+    /// Linear RGB in [0, 1].
+    pub color: [f32; 3],
+    #[serde(default = "visible_default")]
+    pub visible: bool,
+}
+
+fn visible_default() -> bool {
+    true
+}
+
+/// A translation and a unit quaternion `[x, y, z, w]`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PoseDocument {
+    pub translation: [f64; 3],
+    pub rotation: [f64; 4],
+}
+
+impl Default for PoseDocument {
+    fn default() -> Self {
+        PoseDocument { translation: [0.0; 3], rotation: [0.0, 0.0, 0.0, 1.0] }
+    }
+}
+
+impl PoseDocument {
+    pub fn to_pose(&self) -> mockup_ccd::Pose {
+        let [x, y, z, w] = self.rotation;
+        mockup_ccd::Pose::new(glam::DQuat::from_xyzw(x, y, z, w).normalize(), glam::DVec3::from_array(self.translation))
+    }
+
+    pub fn from_pose(p: &mockup_ccd::Pose) -> PoseDocument {
+        PoseDocument { translation: p.translation.to_array(), rotation: p.rotation.to_array() }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SolverDocument {
+    pub distances: Distances,
+    pub bm_culling: bool,
+    pub narrow_phase: NarrowPhase,
+    pub max_substeps: u32,
+}
+
+impl Default for SolverDocument {
+    fn default() -> Self {
+        SolverDocument {
+            distances: Distances::Scaled,
+            bm_culling: true,
+            narrow_phase: NarrowPhase::Exact,
+            max_substeps: 8,
+        }
+    }
+}
+
+/// The solver's εr, εs, εb.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Distances {
+    /// The seed's values scaled from a 50-unit environment to the scene's size.
+    Scaled,
+    Explicit {
+        repositioning: f64,
+        security: f64,
+        breaking: f64,
+    },
+}
+
+/// Which continuous collision detection moves the parts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum NarrowPhase {
+    /// Redon's screw motion, exact roots of cubics (`mockup-ccd`).
+    Exact,
+    /// Buss' glide-rotation screen (not implemented yet: loads, and runs as `Exact`).
+    Glide,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CameraDocument {
+    pub eye: [f64; 3],
+    pub target: [f64; 3],
+    pub up: [f64; 3],
+    pub fov_degrees: f64,
+}
+
+#[derive(Debug, Error)]
+pub enum SceneError {
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("{}:{line}:{col}: {message}", path.display())]
+    Parse { path: PathBuf, line: usize, col: usize, message: String },
+    #[error("{}: scene version {found} is newer than this Mockup reads ({SCENE_VERSION}); update Mockup", path.display())]
+    NewerVersion { path: PathBuf, found: u32 },
+    #[error("{}: scene version {found} is not supported", path.display())]
+    UnknownVersion { path: PathBuf, found: u32 },
+    #[error("{}: {message}", path.display())]
+    Invalid { path: PathBuf, message: String },
+    #[error("{}: part {part:?}: mesh file {written:?} not found (resolved to {})", path.display(), resolved.display())]
+    MissingMesh { path: PathBuf, part: String, written: String, resolved: PathBuf },
+    #[error("{}: part {part:?}: no object {object:?} in {mesh:?} (it has: {})", path.display(), available.join(", "))]
+    MissingObject { path: PathBuf, part: String, object: String, mesh: String, available: Vec<String> },
+    #[error(transparent)]
+    Obj(#[from] crate::obj::ObjError),
+}
+
+#[derive(Deserialize)]
+struct VersionOnly {
+    version: u32,
+}
+
+fn parse_error(path: &Path, e: ron::error::SpannedError) -> SceneError {
+    SceneError::Parse {
+        path: path.to_path_buf(),
+        line: e.span.start.line,
+        col: e.span.start.col,
+        message: e.code.to_string(),
+    }
+}
+
+/// Parses and validates a scene document; `path` names it in messages.
+pub fn parse(text: &str, path: &Path) -> Result<SceneDocument, SceneError> {
+    let version = ron::from_str::<VersionOnly>(text).map_err(|e| parse_error(path, e))?.version;
+    let doc = migrate(version, text, path)?;
+    validate(&doc, path)?;
+    Ok(doc)
+}
+
+/// The migration hook: every older version is turned into the current one here.
+fn migrate(version: u32, text: &str, path: &Path) -> Result<SceneDocument, SceneError> {
+    match version {
+        SCENE_VERSION => ron::from_str(text).map_err(|e| parse_error(path, e)),
+        v if v > SCENE_VERSION => Err(SceneError::NewerVersion { path: path.to_path_buf(), found: v }),
+        v => Err(SceneError::UnknownVersion { path: path.to_path_buf(), found: v }),
+    }
+}
+
+fn validate(doc: &SceneDocument, path: &Path) -> Result<(), SceneError> {
+    let invalid = |message: String| Err(SceneError::Invalid { path: path.to_path_buf(), message });
+    for (i, p) in doc.parts.iter().enumerate() {
+        if doc.parts[..i].iter().any(|q| q.name == p.name) {
+            return invalid(format!("two parts are named {:?}", p.name));
+        }
+        if !p.pose.translation.iter().chain(&p.pose.rotation).all(|x| x.is_finite()) {
+            return invalid(format!("part {:?}: the pose is not finite", p.name));
+        }
+        if p.pose.rotation.iter().map(|x| x * x).sum::<f64>() < 1e-12 {
+            return invalid(format!("part {:?}: the rotation quaternion is zero", p.name));
+        }
+        if !p.color.iter().all(|c| (0.0..=1.0).contains(c)) {
+            return invalid(format!("part {:?}: colour components must be in [0, 1]", p.name));
+        }
+    }
+    if let Some(s) = doc.size
+        && !(s.is_finite() && s > 0.0)
+    {
+        return invalid(format!("size must be positive (got {s})"));
+    }
+    if let Distances::Explicit { repositioning: r, security: s, breaking: b } = doc.solver.distances
+        && !(r.is_finite() && s.is_finite() && b.is_finite() && 0.0 < r && r < s && s < b)
+    {
+        return invalid(format!(
+            "solver distances must satisfy 0 < repositioning < security < breaking (got {r}, {s}, {b})"
+        ));
+    }
+    Ok(())
+}
+
+/// Reads and parses a scene file from disk.
+pub fn read(path: &Path) -> Result<SceneDocument, SceneError> {
+    let text = std::fs::read_to_string(path).map_err(|source| SceneError::Io { path: path.to_path_buf(), source })?;
+    parse(&text, path)
+}
+
+/// The document as RON text.
+pub fn to_text(doc: &SceneDocument) -> String {
+    let config = ron::ser::PrettyConfig::new().struct_names(false).indentor("    ");
+    let mut text = ron::ser::to_string_pretty(doc, config).expect("scene documents always serialize");
+    text.push('\n');
+    text
+}
+
+/// Where a save can fail; the tests inject failures at each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SaveStage {
+    Write,
+    Sync,
+    Backup,
+    Rename,
+}
+
+/// Saves atomically: a temporary file in the same folder, fsync, the previous file copied to
+/// `NAME.bak` (`scene.ron.bak`), then a rename over the target. A failure at any point leaves
+/// the previous file as it was.
+pub fn save(doc: &SceneDocument, path: &Path) -> Result<(), SceneError> {
+    save_with(doc, path, &mut |_| Ok(()))
+}
+
+pub(crate) fn save_with(
+    doc: &SceneDocument,
+    path: &Path,
+    fault: &mut dyn FnMut(SaveStage) -> std::io::Result<()>,
+) -> Result<(), SceneError> {
+    let io = |source| SceneError::Io { path: path.to_path_buf(), source };
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name =
+        path.file_name().ok_or_else(|| io(std::io::Error::other("not a file name")))?.to_string_lossy().into_owned();
+    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let result = (|| -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        fault(SaveStage::Write)?;
+        f.write_all(to_text(doc).as_bytes())?;
+        fault(SaveStage::Sync)?;
+        f.sync_all()?;
+        drop(f);
+        if path.exists() {
+            fault(SaveStage::Backup)?;
+            std::fs::copy(path, dir.join(format!("{name}.bak")))?;
+        }
+        fault(SaveStage::Rename)?;
+        std::fs::rename(&tmp, path)?;
+        // The rename itself is durable once the folder is synced (not possible everywhere).
+        if let Ok(d) = std::fs::File::open(&dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result.map_err(io)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc() -> SceneDocument {
+        SceneDocument {
+            version: SCENE_VERSION,
+            size: Some(5.0),
+            parts: vec![PartDocument {
+                name: "Door".into(),
+                mesh: "../assets/car_door.obj".into(),
+                object: Some("door".into()),
+                pose: PoseDocument { translation: [1.0, 2.0, 3.0], rotation: [0.0, 0.0, 0.0, 1.0] },
+                fixed: false,
+                color: [0.5, 0.5, 0.5],
+                visible: true,
+            }],
+            solver: SolverDocument::default(),
+            camera: Some(CameraDocument {
+                eye: [5.0, 5.0, 5.0],
+                target: [0.0; 3],
+                up: [0.0, 0.0, 1.0],
+                fov_degrees: 45.0,
+            }),
+        }
+    }
+
+    fn temp_dir(tag: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("mockup-scene-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn a_failed_save_leaves_the_old_file_untouched() {
+        let dir = temp_dir("fail");
+        let path = dir.join("scene.ron");
+        let old = doc();
+        save(&old, &path).unwrap();
+        let before = std::fs::read(&path).unwrap();
+        let mut new = doc();
+        new.parts[0].name = "Changed".into();
+        for stage in [SaveStage::Write, SaveStage::Sync, SaveStage::Backup, SaveStage::Rename] {
+            let e = save_with(&new, &path, &mut |s| {
+                if s == stage { Err(std::io::Error::other("injected")) } else { Ok(()) }
+            });
+            assert!(e.is_err(), "{stage:?}");
+            assert_eq!(std::fs::read(&path).unwrap(), before, "{stage:?}: the old file changed");
+            let leftovers: Vec<_> = std::fs::read_dir(&dir)
+                .unwrap()
+                .map(|e| e.unwrap().file_name())
+                .filter(|n| n.to_string_lossy().contains(".tmp-"))
+                .collect();
+            assert!(leftovers.is_empty(), "{stage:?}: {leftovers:?}");
+        }
+        // A save that works keeps the previous file as .bak.
+        save(&new, &path).unwrap();
+        assert_eq!(std::fs::read(dir.join("scene.ron.bak")).unwrap(), before);
+        assert_eq!(read(&path).unwrap(), new);
+    }
+
+    #[test]
+    fn round_trip_and_errors_with_positions() {
+        let d = doc();
+        let text = to_text(&d);
+        assert_eq!(parse(&text, Path::new("s.ron")).unwrap(), d);
+        // A type error names line and column.
+        let bad = text.replacen("fixed: false", "fixed: 3", 1);
+        let e = parse(&bad, Path::new("s.ron")).unwrap_err().to_string();
+        let line = bad.lines().position(|l| l.contains("fixed: 3")).unwrap() + 1;
+        assert!(e.starts_with(&format!("s.ron:{line}:")), "{e}");
+        assert!(e.to_lowercase().contains("bool"), "{e}");
+        let e = parse("(version: 1, parts: [", Path::new("s.ron")).unwrap_err().to_string();
+        assert!(e.starts_with("s.ron:1:"), "{e}");
+        let newer = text.replacen("version: 1", "version: 7", 1);
+        assert!(matches!(parse(&newer, Path::new("s.ron")), Err(SceneError::NewerVersion { found: 7, .. })));
+        let zero = text.replacen("rotation: (0.0, 0.0, 0.0, 1.0)", "rotation: (0.0, 0.0, 0.0, 0.0)", 1);
+        assert!(parse(&zero, Path::new("s.ron")).unwrap_err().to_string().contains("quaternion is zero"));
+    }
+
+    #[test]
+    fn old_optional_fields_take_defaults() {
+        let text = "(version: 1, parts: [(name: \"a\", mesh: \"a.obj\", pose: (translation: (0, 0, 0), rotation: (0, 0, 0, 1)), fixed: true, color: (1, 1, 1))])";
+        let d = parse(text, Path::new("s.ron")).unwrap();
+        assert!(d.parts[0].visible && d.parts[0].object.is_none());
+        assert_eq!(d.solver, SolverDocument::default());
+    }
+}
