@@ -84,7 +84,7 @@ fn queries(c: &mut Criterion) {
             parameter,
             scene: &scene,
             leaf_size: DEFAULT_LEAF_SIZE,
-            opts: QueryOptions::default(),
+            opts: QueryOptions { parallel: false, ..Default::default() },
         }
         .run(c);
     }
@@ -100,7 +100,7 @@ fn leaf_sizes(c: &mut Criterion) {
             parameter,
             scene: &peg,
             leaf_size,
-            opts: QueryOptions::default(),
+            opts: QueryOptions { parallel: false, ..Default::default() },
         }
         .run(c);
     }
@@ -119,7 +119,12 @@ fn subdivision(c: &mut Criterion) {
     let (peg, clutter) = (scenes::peg(), scenes::clutter());
     for depth in [3, 5, 7] {
         for ratio in [0.5, 1.0, 2.0] {
-            let opts = QueryOptions { subdivision_depth: depth, subdivision_ratio: ratio, ..Default::default() };
+            let opts = QueryOptions {
+                subdivision_depth: depth,
+                subdivision_ratio: ratio,
+                parallel: false,
+                ..Default::default()
+            };
             for (name, scene) in [("b_part_in_proximity", &peg), ("c_clutter_miss", &clutter)] {
                 let parameter = format!("depth{depth}_ratio{ratio}");
                 PathBench { group: "subdivision", name, parameter, scene, leaf_size: DEFAULT_LEAF_SIZE, opts }.run(c);

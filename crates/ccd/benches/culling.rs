@@ -39,8 +39,13 @@ fn main() {
         scene.fixed.triangles().len(),
         scene.steps.len()
     );
-    let off = replay(&moving, &fixed, &scene.steps, &QueryOptions { bm_culling: false, ..Default::default() });
-    let on = replay(&moving, &fixed, &scene.steps, &QueryOptions::default());
+    let off = replay(
+        &moving,
+        &fixed,
+        &scene.steps,
+        &QueryOptions { bm_culling: false, parallel: false, ..Default::default() },
+    );
+    let on = replay(&moving, &fixed, &scene.steps, &QueryOptions { parallel: false, ..Default::default() });
     println!("| | without BM-culling | with BM-culling | ratio |");
     println!("| --- | ---: | ---: | ---: |");
     let row = |name: &str, a: u64, b: u64| println!("| {name} | {a} | {b} | {:.2} |", b as f64 / a.max(1) as f64);
@@ -56,8 +61,13 @@ fn main() {
     // The other scenes, with and without culling.
     for (name, scene) in [("a_tori", scenes::tori()), ("b_peg", scenes::peg()), ("c_clutter", scenes::clutter())] {
         let (moving, fixed) = scenes::colliders(&scene, mockup_ccd::DEFAULT_LEAF_SIZE);
-        let off = replay(&moving, &fixed, &scene.steps, &QueryOptions { bm_culling: false, ..Default::default() });
-        let on = replay(&moving, &fixed, &scene.steps, &QueryOptions::default());
+        let off = replay(
+            &moving,
+            &fixed,
+            &scene.steps,
+            &QueryOptions { bm_culling: false, parallel: false, ..Default::default() },
+        );
+        let on = replay(&moving, &fixed, &scene.steps, &QueryOptions { parallel: false, ..Default::default() });
         let n = scene.steps.len() as f64;
         println!(
             "{name}: per query without / with culling: {:.0} / {:.0} BV, {:.0} / {:.0} elementary tests, {:.1} / {:.1} µs (mean, best of 3)",

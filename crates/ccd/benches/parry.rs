@@ -91,7 +91,13 @@ fn main() {
                 break;
             }
             let t = Instant::now();
-            let a = black_box(first_contact(&moving, m, &fixed, &rest, &QueryOptions::default()));
+            let a = black_box(first_contact(
+                &moving,
+                m,
+                &fixed,
+                &rest,
+                &QueryOptions { parallel: false, ..Default::default() },
+            ));
             ours.push(t.elapsed().as_secs_f64());
             let (pm, same_path) = parry_motion(m, centre);
             let t = Instant::now();

@@ -16,5 +16,5 @@ pub use mesh::{Mesh, MeshBuilder, MeshError, MeshStats};
 pub use motion::{Motion, Pose, RelativeMotion, Screw, ScrewPath};
 pub use query::{
     Contact, ContactKind, Counted, Counters, ProximityPair, QueryOptions, contacts_within, first_contact, intersects,
-    proximity,
+    near_triangle_pairs, proximity, proximity_among,
 };

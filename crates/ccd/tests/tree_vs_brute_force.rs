@@ -4,11 +4,12 @@
 mod common;
 
 use common::*;
-use glam::DVec3;
+use glam::{DQuat, DVec3};
 use mockup_ccd::geometry::{closest_point_on_triangle, closest_points_segments, triangles_intersect};
 use mockup_ccd::query::reference;
 use mockup_ccd::{
-    Collider, Mesh, Pose, QueryOptions, RelativeMotion, contacts_within, first_contact, intersects, proximity,
+    Collider, Mesh, Pose, QueryOptions, RelativeMotion, contacts_within, first_contact, intersects,
+    near_triangle_pairs, proximity, proximity_among,
 };
 use proptest::prelude::*;
 
@@ -101,6 +102,34 @@ proptest! {
         } else {
             prop_assert!(pairs.is_empty());
         }
+    }
+}
+
+proptest! {
+    /// Candidates kept from nearby poses give the same proximity pairs as a fresh query: the
+    /// triangle pairs within `d + δ` at the old pose, where δ bounds how far any vertex of A
+    /// moved relative to B, contain every pair within `d` at the new pose.
+    #[test]
+    fn proximity_among_kept_candidates_equals_proximity(
+        ma in arb_mesh(),
+        mb in arb_mesh(),
+        pa in arb_pose(2.0),
+        pb in arb_pose(0.5),
+        nudge in arb_pose(0.2),
+        d in 0.05..1.0f64,
+    ) {
+        let small = Pose::new(DQuat::IDENTITY.slerp(nudge.rotation, 0.1), nudge.translation * 0.1);
+        let pa_new = small * pa;
+        let moved = ma.vertices().iter().map(|&v| (pa_new.transform_point(v) - pa.transform_point(v)).length()).fold(0.0, f64::max);
+        prop_assume!(mesh_distance(&ma, &pa_new, &mb, &pb) > 0.0);
+        let (a, b) = (Collider::new(ma), Collider::new(mb));
+        let candidates = near_triangle_pairs(&a, &pa, &b, &pb, d + moved * (1.0 + 1e-9) + 1e-12).value;
+        let key = |p: &mockup_ccd::ProximityPair| (p.kind, p.feature_a, p.feature_b);
+        let mut fresh: Vec<_> = proximity(&a, &pa_new, &b, &pb, d).value.iter().map(key).collect();
+        let mut kept: Vec<_> = proximity_among(&a, &pa_new, &b, &pb, d, &candidates).value.iter().map(key).collect();
+        fresh.sort();
+        kept.sort();
+        prop_assert_eq!(fresh, kept);
     }
 }
 

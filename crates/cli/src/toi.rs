@@ -18,6 +18,7 @@ pub fn counters_json(c: &Counters) -> Value {
         "ee_tests": c.ee_tests,
         "cull_tests": c.cull_tests,
         "culled_nodes": c.culled_nodes,
+        "parallel_splits": c.parallel_splits,
     })
 }
 

@@ -2,7 +2,7 @@
 
 use glam::DVec3;
 use mockup_ccd::geometry::{closest_point_on_triangle, closest_points_segments};
-use mockup_ccd::{Collider, ContactKind, Counters, Pose, ProximityPair, proximity};
+use mockup_ccd::{Collider, ContactKind, Pose, ProximityPair};
 
 /// Index of a body in its world.
 pub type BodyId = usize;
@@ -45,18 +45,6 @@ impl ContactPoint {
         (self.body_i, self.body_j, self.kind, self.feature_i, self.feature_j)
             == (o.body_i, o.body_j, o.kind, o.feature_i, o.feature_j)
     }
-}
-
-/// Every feature pair of the two bodies nearer than `distance`.
-pub fn gather(
-    (i, a, pose_a): (BodyId, &Collider, &Pose),
-    (j, b, pose_b): (BodyId, &Collider, &Pose),
-    distance: f64,
-    out: &mut Vec<ContactPoint>,
-) -> Counters {
-    let r = proximity(a, pose_a, b, pose_b, distance);
-    out.extend(r.value.iter().map(|p| ContactPoint::from_pair(i, j, p)));
-    r.counters
 }
 
 /// The closest points of one feature pair at the given poses, as a contact (the features of

@@ -5,7 +5,11 @@ use crate::gauss::{self, Displacement, Frame};
 use crate::mass::MassProperties;
 use crate::settings::SolverSettings;
 use glam::{DMat3, DQuat};
-use mockup_ccd::{Collider, Contact, Counters, Motion, Pose, contacts_within, first_contact, intersects};
+use mockup_ccd::{
+    Collider, Contact, Counters, Motion, Pose, contacts_within, first_contact, intersects, near_triangle_pairs,
+    proximity_among,
+};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -16,12 +20,15 @@ pub struct Body {
     pub pose: Pose,
     pub fixed: bool,
     pub mass: MassProperties,
+    /// A ball around the mesh (body frame): centre and radius.
+    sphere: (glam::DVec3, f64),
 }
 
 impl Body {
     pub fn new(collider: Arc<Collider>, pose: Pose, fixed: bool) -> Body {
         let mass = MassProperties::of(collider.mesh(), collider.tree());
-        Body { collider, pose, fixed, mass }
+        let (lo, hi) = collider.mesh().bounds();
+        Body { collider, pose, fixed, mass, sphere: (0.5 * (lo + hi), 0.5 * (hi - lo).length()) }
     }
 
     fn world_center(&self) -> glam::DVec3 {
@@ -106,6 +113,31 @@ pub struct World {
     contacts: Vec<ContactPoint>,
     /// Bodies were added since the contacts were last rebuilt.
     stale: bool,
+    /// Per pair of bodies, the triangle pairs near at some earlier relative pose.
+    candidates: HashMap<(BodyId, BodyId), Candidates>,
+}
+
+/// Triangle pairs within `radius` at relative pose `relative` (body i in body j's frame):
+/// while no point of i has moved more than `radius − εb` relative to j since, they contain
+/// every pair within εb, and the contacts come from them without a tree traversal
+/// (docs/solver.md §2).
+#[derive(Clone, Debug)]
+struct Candidates {
+    pairs: Vec<(u32, u32)>,
+    relative: Pose,
+    radius: f64,
+}
+
+/// The candidates' margin beyond εb, in multiples of εb.
+const CANDIDATE_SKIN: f64 = 1.0;
+
+/// How far any point of a ball (`center`, `radius`, body frame) can have moved between two
+/// poses of the body: the centre's displacement plus the rotation's chord at the radius.
+fn moved_at_most(from: &Pose, to: &Pose, (center, radius): (glam::DVec3, f64)) -> f64 {
+    let d = *to * from.inverse();
+    let c = from.transform_point(center);
+    let chord = 2.0 * glam::DVec3::new(d.rotation.x, d.rotation.y, d.rotation.z).length();
+    (d.transform_point(c) - c).length() + chord * radius
 }
 
 enum Moved {
@@ -121,7 +153,7 @@ enum Moved {
 impl World {
     pub fn new(settings: SolverSettings) -> Result<World, SolverError> {
         settings.validate().map_err(SolverError::Settings)?;
-        Ok(World { bodies: Vec::new(), settings, contacts: Vec::new(), stale: false })
+        Ok(World { bodies: Vec::new(), settings, contacts: Vec::new(), stale: false, candidates: HashMap::new() })
     }
 
     pub fn add_body(&mut self, collider: Arc<Collider>, pose: Pose, fixed: bool) -> BodyId {
@@ -146,6 +178,7 @@ impl World {
         settings.validate().map_err(SolverError::Settings)?;
         self.settings = settings;
         self.stale = true; // εb may have changed
+        self.candidates.clear();
         Ok(())
     }
 
@@ -200,15 +233,25 @@ impl World {
     fn refresh_contacts(&mut self, counters: &mut Counters) {
         let mut contacts = std::mem::take(&mut self.contacts);
         contacts.clear();
+        let eb = self.settings.breaking;
+        let radius = eb * (1.0 + CANDIDATE_SKIN);
         let pairs: Vec<_> = self.pairs().collect();
         for (i, j) in pairs {
             let (a, b) = (&self.bodies[i], &self.bodies[j]);
-            *counters += contact::gather(
-                (i, &a.collider, &a.pose),
-                (j, &b.collider, &b.pose),
-                self.settings.breaking,
-                &mut contacts,
-            );
+            let relative = b.pose.inverse() * a.pose;
+            let kept = self
+                .candidates
+                .get(&(i, j))
+                .is_some_and(|c| c.radius == radius && moved_at_most(&c.relative, &relative, a.sphere) <= radius - eb);
+            if !kept {
+                let r = near_triangle_pairs(&a.collider, &a.pose, &b.collider, &b.pose, radius);
+                *counters += r.counters;
+                self.candidates.insert((i, j), Candidates { pairs: r.value, relative, radius });
+            }
+            let candidates = &self.candidates[&(i, j)].pairs;
+            let r = proximity_among(&a.collider, &a.pose, &b.collider, &b.pose, eb, candidates);
+            *counters += r.counters;
+            contacts.extend(r.value.iter().map(|p| ContactPoint::from_pair(i, j, p)));
         }
         self.contacts = contacts;
         self.stale = false;

@@ -14,10 +14,12 @@ use crate::mesh::NONE;
 use crate::{Collider, Mesh, Motion, Pose, RelativeMotion, Screw};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Multiplicative hashing for the small integer keys of the interval cache (the standard
 /// library's SipHash costs as much as a box test).
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct IntKeyHasher(u64);
 
 impl Hasher for IntKeyHasher {
@@ -39,6 +41,7 @@ impl Hasher for IntKeyHasher {
 
 /// Interval motions of one piece, computed once each: an arena the traversal refers to by
 /// index, and a map from grid intervals `(i, j)` to arena slots.
+#[derive(Clone)]
 struct IntervalCache {
     grid: u32,
     arena: Vec<IntervalMotion>,
@@ -94,6 +97,7 @@ type IntMap<V> = HashMap<u32, V, BuildHasherDefault<IntKeyHasher>>;
 /// velocity field relative to the other body, a flag per node (0 = not tested yet, 1 = kept,
 /// 2 = culled), and, filled as the traversal reaches them, which triangles move backwards
 /// and which triangle each vertex and edge is tested through.
+#[derive(Clone)]
 struct BodyCulling {
     motion: CullMotion,
     node_flags: Vec<u8>,
@@ -195,12 +199,14 @@ impl Features {
     }
 }
 
+#[derive(Clone)]
 struct Culling {
     a: BodyCulling,
     b: BodyCulling,
 }
 
 /// One piece of the relative path being swept.
+#[derive(Clone)]
 struct Sweep<'a> {
     a: &'a Collider,
     b: &'a Collider,
@@ -218,7 +224,15 @@ struct Sweep<'a> {
     ratio: f64,
     intervals: IntervalCache,
     culling: Option<Culling>,
+    /// The earliest contact time (as `z`) any thread of this sweep found: a `f64`'s bits,
+    /// which order like the numbers for `z ≥ 0`.
+    shared_limit: Option<Arc<AtomicU64>>,
+    parallel: bool,
 }
+
+/// Node pairs a traversal visits alone before it splits its pending pairs over a second
+/// thread: small queries never pay for one.
+const SPLIT_AFTER: usize = 256;
 
 /// A pair of nodes to test over the grid interval `[i, j]`, whose motion is arena slot `slot`.
 #[derive(Clone, Copy)]
@@ -286,14 +300,70 @@ impl<'a> Sweep<'a> {
         flag(&mut c.a.node_flags, na, self.a, &c.a.motion) || flag(&mut c.b.node_flags, nb, self.b, &c.b.motion)
     }
 
+    /// Roots later than this cannot be the answer: this thread's or another's best.
+    fn limit(&self) -> f64 {
+        match &self.shared_limit {
+            Some(s) => self.z_limit.min(f64::from_bits(s.load(Ordering::Relaxed))),
+            None => self.z_limit,
+        }
+    }
+
     fn time_limit(&self) -> f64 {
-        self.screw.t_of_z(self.z_limit)
+        self.screw.t_of_z(self.limit())
     }
 
     fn traverse(&mut self) {
         let root = self.slot(0, self.grid);
         let mut stack = vec![Pending { na: 0, nb: 0, i: 0, j: self.grid, slot: root }];
-        while let Some(p) = stack.pop() {
+        self.run(&mut stack, SPLIT_AFTER);
+        if stack.len() < 2 || !self.parallel || super::cores() < 2 {
+            self.run(&mut stack, usize::MAX);
+            return;
+        }
+        // Split the pending pairs over two threads, alternately (the stack holds subtrees of
+        // every depth); both share the best time found so far.
+        let shared = Arc::new(AtomicU64::new(self.z_limit.max(0.0).to_bits()));
+        self.shared_limit = Some(shared.clone());
+        let mut other = self.clone();
+        other.found.clear();
+        other.counters = Counters::default();
+        let mut theirs: Vec<Pending> = Vec::with_capacity(stack.len() / 2 + 1);
+        let mut mine = Vec::with_capacity(stack.len() / 2 + 1);
+        for (k, p) in stack.into_iter().enumerate() {
+            if k % 2 == 0 { mine.push(p) } else { theirs.push(p) }
+        }
+        let other = std::thread::scope(|s| {
+            let handle = s.spawn(move || {
+                other.run(&mut theirs, usize::MAX);
+                (other.found, other.counters)
+            });
+            self.run(&mut mine, usize::MAX);
+            handle.join().expect("the second traversal thread does not panic")
+        });
+        self.shared_limit = None;
+        self.counters += other.1;
+        self.counters.parallel_splits += 1;
+        for f in other.0 {
+            match self.mode {
+                Mode::First => {
+                    if self.found.first().is_none_or(|best| f.precedes(best)) {
+                        self.found.clear();
+                        self.found.push(f);
+                        self.z_limit = f.z;
+                    }
+                }
+                Mode::Within(_) => self.found.push(f),
+            }
+        }
+    }
+
+    /// Pops and processes pending pairs until the stack is empty or `budget` pairs were
+    /// popped.
+    fn run(&mut self, stack: &mut Vec<Pending>, budget: usize) {
+        let mut popped = 0;
+        while popped < budget {
+            let Some(p) = stack.pop() else { break };
+            popped += 1;
             // The slack keeps a pair whose interval starts exactly at the best time (a tie).
             if p.i as f64 > (self.time_limit() + 1e-12) * self.grid as f64 {
                 continue;
@@ -347,6 +417,9 @@ impl<'a> Sweep<'a> {
                     self.found.clear();
                     self.found.push(f);
                     self.z_limit = f.z;
+                    if let Some(s) = &self.shared_limit {
+                        s.fetch_min(f.z.max(0.0).to_bits(), Ordering::Relaxed);
+                    }
                 }
             }
             Mode::Within(_) => self.found.push(f),
@@ -373,7 +446,7 @@ impl<'a> Sweep<'a> {
             for &v in &fa.vertices[..fa.n_vertices] {
                 self.counters.vf_tests += 1;
                 let x = start.transform_point(mesh_a.vertex(v));
-                let hit = vertex_face(&self.screw, x, &tri_b, n_b, self.z_limit, &self.tol);
+                let hit = vertex_face(&self.screw, x, &tri_b, n_b, self.limit(), &self.tol);
                 self.record(ContactKind::VertexFace, v, tb, hit);
             }
         }
@@ -383,7 +456,7 @@ impl<'a> Sweep<'a> {
             for &v in &fb.vertices[..fb.n_vertices] {
                 self.counters.fv_tests += 1;
                 let hit =
-                    face_vertex(&self.screw, &self.inverse, mesh_b.vertex(v), &tri_a, n_a, self.z_limit, &self.tol);
+                    face_vertex(&self.screw, &self.inverse, mesh_b.vertex(v), &tri_a, n_a, self.limit(), &self.tol);
                 self.record(ContactKind::FaceVertex, ta, v, hit);
             }
         }
@@ -392,7 +465,7 @@ impl<'a> Sweep<'a> {
             for &eb in &fb.edges[..fb.n_edges] {
                 self.counters.ee_tests += 1;
                 let [c, d] = mesh_b.edge_points(eb);
-                let hit = edge_edge(&self.screw, p, q, c, d, self.z_limit, &self.tol);
+                let hit = edge_edge(&self.screw, p, q, c, d, self.limit(), &self.tol);
                 self.record(ContactKind::EdgeEdge, ea, eb, hit);
             }
         }
@@ -468,6 +541,8 @@ pub(super) fn run(
             ratio: opts.subdivision_ratio,
             intervals: IntervalCache { grid, arena: Vec::new(), slots: HashMap::default() },
             culling,
+            shared_limit: None,
+            parallel: opts.parallel,
         };
         if use_tree {
             sweep.traverse();

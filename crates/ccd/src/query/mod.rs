@@ -9,7 +9,7 @@ mod traversal;
 
 pub use continuous::{contacts_within, first_contact};
 pub use intersects::intersects;
-pub use proximity::{ProximityPair, proximity};
+pub use proximity::{ProximityPair, near_triangle_pairs, proximity, proximity_among};
 
 use glam::DVec3;
 use std::ops::AddAssign;
@@ -31,6 +31,8 @@ pub struct Counters {
     pub cull_tests: u64,
     /// Nodes those tests culled.
     pub culled_nodes: u64,
+    /// Traversals that split over a second thread (`QueryOptions::parallel`).
+    pub parallel_splits: u64,
 }
 
 impl Counters {
@@ -48,7 +50,15 @@ impl AddAssign for Counters {
         self.triangle_tests += o.triangle_tests;
         self.cull_tests += o.cull_tests;
         self.culled_nodes += o.culled_nodes;
+        self.parallel_splits += o.parallel_splits;
     }
+}
+
+/// Cores available to a query, asked once (the call reads the scheduler's affinity and
+/// costs as much as a small query).
+pub(crate) fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// A query's answer with its counters.
@@ -122,10 +132,19 @@ pub struct QueryOptions {
     /// interpenetration. `contacts_within` does not cull: it also reports contacts after the
     /// first, where the bodies already interpenetrate.
     pub bm_culling: bool,
+    /// A continuous query still running after a few thousand box pairs splits its pending
+    /// pairs over a second thread (the answer is the same; docs/architecture.md).
+    pub parallel: bool,
 }
 
 impl Default for QueryOptions {
     fn default() -> Self {
-        QueryOptions { contact_tolerance: 1e-10, subdivision_depth: 6, subdivision_ratio: 1.0, bm_culling: true }
+        QueryOptions {
+            contact_tolerance: 1e-10,
+            subdivision_depth: 6,
+            subdivision_ratio: 1.0,
+            bm_culling: true,
+            parallel: true,
+        }
     }
 }

@@ -53,6 +53,78 @@ pub fn proximity(
     Counted { value: pairs, counters }
 }
 
+/// The triangle pairs (A's, B's) whose leaf boxes are within `distance`, sorted: every
+/// triangle pair nearer than `distance` is among them. With [`proximity_among`], a caller that
+/// keeps them can answer `proximity` at nearby poses without a traversal (docs/solver.md §2).
+pub fn near_triangle_pairs(
+    a: &Collider,
+    pose_a: &Pose,
+    b: &Collider,
+    pose_b: &Pose,
+    distance: f64,
+) -> Counted<Vec<(u32, u32)>> {
+    let to_b = pose_b.inverse() * *pose_a;
+    let mut counters = Counters::default();
+    let mut pairs = Vec::new();
+    near_leaf_pairs(a, &to_b, b, distance, &mut counters, |leaf_a, leaf_b, _| {
+        for &ta in leaf_a {
+            for &tb in leaf_b {
+                pairs.push((ta, tb));
+            }
+        }
+        ControlFlow::Continue(())
+    });
+    pairs.sort_unstable();
+    Counted { value: pairs, counters }
+}
+
+/// Triangle pairs from which [`proximity_among`] uses a second thread.
+const PARALLEL_PAIRS: usize = 2048;
+
+/// [`proximity`] over the given triangle pairs only. It equals `proximity` (as a set) when
+/// `pairs` holds every triangle pair nearer than `distance` at these poses, for instance the
+/// [`near_triangle_pairs`] at a radius `distance + δ` of poses from which no point of A moved
+/// more than δ relative to B.
+pub fn proximity_among(
+    a: &Collider,
+    pose_a: &Pose,
+    b: &Collider,
+    pose_b: &Pose,
+    distance: f64,
+    pairs: &[(u32, u32)],
+) -> Counted<Vec<ProximityPair>> {
+    let to_b = pose_b.inverse() * *pose_a;
+    let run = |pairs: &[(u32, u32)]| {
+        let mut counters = Counters::default();
+        let mut out = Vec::new();
+        for &(ta, tb) in pairs {
+            leaf_pair(a.mesh(), &to_b, b.mesh(), ta, tb, distance, &mut counters, &mut out);
+        }
+        (out, counters)
+    };
+    // Long lists are split over two threads; the halves are joined in order, so the answer
+    // is the one a single thread gives.
+    let (mut out, counters) = if pairs.len() >= PARALLEL_PAIRS && super::cores() >= 2 {
+        let (first, second) = pairs.split_at(pairs.len() / 2);
+        let ((mut out, mut counters), (rest, more)) = std::thread::scope(|s| {
+            let handle = s.spawn(|| run(second));
+            (run(first), handle.join().expect("the proximity thread does not panic"))
+        });
+        out.extend(rest);
+        counters += more;
+        counters.parallel_splits += 1;
+        (out, counters)
+    } else {
+        run(pairs)
+    };
+    for p in &mut out {
+        p.point_a = pose_b.transform_point(p.point_a);
+        p.point_b = pose_b.transform_point(p.point_b);
+        p.normal = pose_b.transform_vector(p.normal);
+    }
+    Counted { value: out, counters }
+}
+
 /// Projection of `x` on the plane of `tri` if it falls inside the (closed) triangle.
 fn project_inside(x: DVec3, tri: &[DVec3; 3], n: DVec3) -> Option<DVec3> {
     let p = x - n * (x - tri[0]).dot(n);

@@ -1,0 +1,47 @@
+//! A traversal split over two threads gives the same answers as one thread.
+
+#[path = "../benches/scenes.rs"]
+mod scenes;
+
+use mockup_ccd::{Motion, Pose, QueryOptions, contacts_within, first_contact};
+
+fn key(c: &mockup_ccd::Contact) -> (u64, mockup_ccd::ContactKind, u32, u32) {
+    (c.time.to_bits(), c.kind, c.feature_a, c.feature_b)
+}
+
+#[test]
+fn split_traversals_find_the_same_contacts() {
+    let serial = QueryOptions { parallel: false, ..Default::default() };
+    let parallel = QueryOptions { parallel: true, ..Default::default() };
+    let mut splits = 0;
+    let mut hits = 0;
+    for (name, scene) in [("door", scenes::door_in_frame()), ("tori", scenes::tori()), ("peg", scenes::peg())] {
+        let (moving, fixed) = scenes::colliders(&scene, mockup_ccd::DEFAULT_LEAF_SIZE);
+        let still = Motion::stationary(Pose::IDENTITY);
+        for (i, m) in scene.steps.iter().enumerate().step_by(3) {
+            let one = first_contact(&moving, m, &fixed, &still, &serial);
+            let two = first_contact(&moving, m, &fixed, &still, &parallel);
+            splits += two.counters.parallel_splits;
+            hits += one.value.is_some() as u32;
+            assert_eq!(one.value.as_ref().map(key), two.value.as_ref().map(key), "{name} step {i}");
+            // And with culling off, where more pairs survive.
+            let off = |o: QueryOptions| QueryOptions { bm_culling: false, ..o };
+            let one = first_contact(&moving, m, &fixed, &still, &off(serial));
+            let two = first_contact(&moving, m, &fixed, &still, &off(parallel));
+            assert_eq!(one.value.as_ref().map(key), two.value.as_ref().map(key), "{name} step {i}, no culling");
+        }
+        // Every contact of a step, not only the first.
+        for (i, m) in scene.steps.iter().enumerate().step_by(25) {
+            let mut one: Vec<_> =
+                contacts_within(&moving, m, &fixed, &still, 1.0, &serial).value.iter().map(key).collect();
+            let within = contacts_within(&moving, m, &fixed, &still, 1.0, &parallel);
+            splits += within.counters.parallel_splits;
+            let mut two: Vec<_> = within.value.iter().map(key).collect();
+            one.sort();
+            two.sort();
+            assert_eq!(one, two, "{name} step {i}: contacts within the step");
+        }
+    }
+    assert!(splits > 20, "the traversals must actually split ({splits} splits)");
+    assert!(hits > 20, "and hit ({hits} hits)");
+}
