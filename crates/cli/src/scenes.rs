@@ -3,7 +3,7 @@
 use crate::args::{Options, UsageError};
 use crate::toi::counters_json;
 use mockup_scene::source::FileSystem;
-use mockup_scene::{Distances, LoadedScene, PoseDocument};
+use mockup_scene::{LoadedScene, PoseDocument};
 use mockup_solver::{SolverSettings, World};
 use serde_json::json;
 use std::path::Path;
@@ -78,15 +78,8 @@ pub fn info(args: &[String]) -> Result<(), UsageError> {
 
 /// The solver settings a scene asks for.
 pub fn solver_settings(scene: &LoadedScene) -> SolverSettings {
-    let mut s = SolverSettings::for_scene_size(scene.size);
-    if let Distances::Explicit { repositioning, security, breaking } = scene.document.solver.distances {
-        s.repositioning = repositioning;
-        s.security = security;
-        s.breaking = breaking;
-    }
-    s.query.bm_culling = scene.document.solver.bm_culling;
-    s.max_substeps = scene.document.solver.max_substeps.max(1);
-    s
+    let s = &scene.document.solver;
+    SolverSettings::for_scene(scene.size, scene.explicit_distances(), s.bm_culling, s.max_substeps)
 }
 
 pub fn replay(args: &[String]) -> Result<(), UsageError> {

@@ -22,6 +22,19 @@ pub struct LoadedScene {
     pub build_time: Duration,
 }
 
+impl LoadedScene {
+    /// The solver distances `[εr, εs, εb]` the document sets, if it sets them (otherwise the
+    /// seed's, scaled to `size`).
+    pub fn explicit_distances(&self) -> Option<[f64; 3]> {
+        match self.document.solver.distances {
+            crate::Distances::Explicit { repositioning, security, breaking } => {
+                Some([repositioning, security, breaking])
+            }
+            crate::Distances::Scaled => None,
+        }
+    }
+}
+
 /// What a long load is doing, for a progress bar: `fraction` of all the work in [0, 1].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Progress {

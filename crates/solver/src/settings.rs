@@ -50,6 +50,17 @@ impl SolverSettings {
         s
     }
 
+    /// A scene's settings: explicit distances `[εr, εs, εb]`, or the seed's scaled to `size`.
+    pub fn for_scene(size: f64, explicit: Option<[f64; 3]>, bm_culling: bool, max_substeps: u32) -> SolverSettings {
+        let mut s = SolverSettings::for_scene_size(size);
+        if let Some([r, e, b]) = explicit {
+            (s.repositioning, s.security, s.breaking) = (r, e, b);
+        }
+        s.query.bm_culling = bm_culling;
+        s.max_substeps = max_substeps.max(1);
+        s
+    }
+
     pub fn scale_distances(&mut self, factor: f64) {
         self.repositioning *= factor;
         self.security *= factor;

@@ -1,0 +1,183 @@
+//! Orbit, pan and zoom: middle drag orbits (Shift: pans), right drag on empty space orbits,
+//! the wheel zooms; F or Home frames everything, 1 / 3 / 7 look from the front, the right
+//! and the top.
+
+use crate::manipulation::Grab;
+use crate::scene::Assembly;
+use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
+use bevy::prelude::*;
+
+pub struct CameraPlugin;
+
+/// Where the camera looks from: a point it orbits, a distance, two angles about `up`.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct Orbit {
+    pub target: Vec3,
+    pub distance: f32,
+    pub yaw: f32,
+    pub pitch: f32,
+    pub up: Vec3,
+}
+
+impl Orbit {
+    /// Two directions perpendicular to `up` (and each other).
+    fn basis(&self) -> (Vec3, Vec3) {
+        let e1 = if self.up.z.abs() > 0.9 { Vec3::X } else { Vec3::Z }.reject_from(self.up).normalize();
+        (e1, self.up.cross(e1))
+    }
+
+    pub fn eye(&self) -> Vec3 {
+        let (e1, e2) = self.basis();
+        let dir = (e1 * self.yaw.cos() + e2 * self.yaw.sin()) * self.pitch.cos() + self.up * self.pitch.sin();
+        self.target + dir * self.distance
+    }
+
+    pub fn from_eye(eye: Vec3, target: Vec3, up: Vec3) -> Orbit {
+        let up = up.try_normalize().unwrap_or(Vec3::Z);
+        let mut o = Orbit { target, distance: (eye - target).length().max(1e-3), yaw: 0.0, pitch: 0.0, up };
+        let d = (eye - target) / o.distance;
+        let (e1, e2) = o.basis();
+        o.pitch = d.dot(up).clamp(-1.0, 1.0).asin();
+        o.yaw = d.dot(e2).atan2(d.dot(e1));
+        o
+    }
+
+    fn transform(&self) -> Transform {
+        Transform::from_translation(self.eye()).looking_at(self.target, self.up)
+    }
+}
+
+impl Plugin for CameraPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(Startup, spawn_camera).add_systems(
+            Update,
+            (orbit_pan_zoom, frame_and_presets, apply_orbit).chain().after(crate::manipulation::Gestures),
+        );
+    }
+}
+
+/// World bounds of the visible parts at their current poses.
+pub fn visible_bounds(assembly: &Assembly, poses: &[mockup_ccd::Pose]) -> Option<(Vec3, Vec3)> {
+    let mut lo = Vec3::splat(f32::INFINITY);
+    let mut hi = Vec3::splat(f32::NEG_INFINITY);
+    for (i, c) in assembly.loaded.colliders.iter().enumerate() {
+        if !assembly.loaded.document.parts[i].visible {
+            continue;
+        }
+        let (a, b) = c.mesh().bounds();
+        for k in 0..8 {
+            let corner = glam::DVec3::new(
+                if k & 1 == 0 { a.x } else { b.x },
+                if k & 2 == 0 { a.y } else { b.y },
+                if k & 4 == 0 { a.z } else { b.z },
+            );
+            let w = poses[i].transform_point(corner).as_vec3();
+            lo = lo.min(w);
+            hi = hi.max(w);
+        }
+    }
+    lo.is_finite().then_some((lo, hi))
+}
+
+fn spawn_camera(mut commands: Commands, assembly: Res<Assembly>) {
+    let doc = &assembly.loaded.document;
+    let (orbit, fov) = match &doc.camera {
+        Some(c) => {
+            let v = |a: [f64; 3]| Vec3::new(a[0] as f32, a[1] as f32, a[2] as f32);
+            (Orbit::from_eye(v(c.eye), v(c.target), v(c.up)), (c.fov_degrees as f32).to_radians())
+        }
+        None => {
+            let poses: Vec<_> = doc.parts.iter().map(|p| p.pose.to_pose()).collect();
+            let (lo, hi) = visible_bounds(&assembly, &poses).unwrap_or((Vec3::splat(-1.0), Vec3::ONE));
+            let mut o = Orbit { target: 0.5 * (lo + hi), distance: 1.0, yaw: -1.0, pitch: 0.5, up: Vec3::Z };
+            o.distance = 1.2 * (hi - lo).length().max(1e-3);
+            (o, 45f32.to_radians())
+        }
+    };
+    commands.spawn((
+        Camera3d::default(),
+        Projection::Perspective(PerspectiveProjection { fov, near: orbit.distance * 1e-3, ..default() }),
+        orbit.transform(),
+        orbit,
+    ));
+}
+
+fn orbit_pan_zoom(
+    mut orbit: Single<&mut Orbit>,
+    buttons: Res<ButtonInput<MouseButton>>,
+    keys: Res<ButtonInput<KeyCode>>,
+    motion: Res<AccumulatedMouseMotion>,
+    scroll: Res<AccumulatedMouseScroll>,
+    grab: Res<Grab>,
+    pointer_over_ui: Option<Res<crate::status::PointerOverUi>>,
+) {
+    if pointer_over_ui.is_some_and(|p| p.0) {
+        return;
+    }
+    let delta = motion.delta;
+    let shift = keys.pressed(KeyCode::ShiftLeft) || keys.pressed(KeyCode::ShiftRight);
+    let orbiting = buttons.pressed(MouseButton::Middle) || (buttons.pressed(MouseButton::Right) && !grab.active());
+    if orbiting && delta != Vec2::ZERO {
+        if shift && buttons.pressed(MouseButton::Middle) {
+            let t = orbit.transform();
+            let k = orbit.distance * 0.0015;
+            let (right, up) = (t.right(), t.up());
+            orbit.target += (-delta.x * k) * right + (delta.y * k) * up;
+        } else {
+            orbit.yaw -= delta.x * 0.006;
+            orbit.pitch = (orbit.pitch + delta.y * 0.006).clamp(-1.55, 1.55);
+        }
+    }
+    // The wheel zooms, except while a part is dragged (then it pushes the part).
+    if scroll.delta.y != 0.0 && !grab.active() {
+        orbit.distance = (orbit.distance * (-0.12 * scroll.delta.y).exp()).max(1e-4);
+    }
+}
+
+fn frame_and_presets(
+    mut orbit: Single<&mut Orbit>,
+    keys: Res<ButtonInput<KeyCode>>,
+    assembly: Res<Assembly>,
+    sim: Res<crate::simulation::Simulation>,
+) {
+    let poses: Vec<_> = sim.world.bodies().iter().map(|b| b.pose).collect();
+    if keys.just_pressed(KeyCode::KeyF) || keys.just_pressed(KeyCode::Home) {
+        if let Some((lo, hi)) = visible_bounds(&assembly, &poses) {
+            orbit.target = 0.5 * (lo + hi);
+            orbit.distance = 1.1 * (hi - lo).length().max(1e-3);
+        }
+    }
+    let presets = [
+        (KeyCode::Digit1, -std::f32::consts::FRAC_PI_2, 0.0),
+        (KeyCode::Digit3, 0.0, 0.0),
+        (KeyCode::Digit7, -std::f32::consts::FRAC_PI_2, 1.55),
+    ];
+    for (key, yaw, pitch) in presets {
+        if keys.just_pressed(key) {
+            orbit.yaw = yaw;
+            orbit.pitch = pitch;
+        }
+    }
+}
+
+fn apply_orbit(mut q: Query<(&Orbit, &mut Transform), Changed<Orbit>>) {
+    for (o, mut t) in &mut q {
+        *t = o.transform();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_orbit_returns_the_eye_it_was_made_from() {
+        for (eye, target, up) in [
+            (Vec3::new(1.0, 4.5, 2.4), Vec3::new(2.0, 0.8, 0.85), Vec3::Z),
+            (Vec3::new(-3.0, 1.0, 2.0), Vec3::ZERO, Vec3::Y),
+        ] {
+            let o = Orbit::from_eye(eye, target, up);
+            assert!((o.eye() - eye).length() < 1e-4, "{:?} vs {eye:?}", o.eye());
+        }
+    }
+}
