@@ -141,11 +141,11 @@ fn frame_and_presets(
     sim: Res<crate::simulation::Simulation>,
 ) {
     let poses: Vec<_> = sim.world.bodies().iter().map(|b| b.pose).collect();
-    if keys.just_pressed(KeyCode::KeyF) || keys.just_pressed(KeyCode::Home) {
-        if let Some((lo, hi)) = visible_bounds(&assembly, &poses) {
-            orbit.target = 0.5 * (lo + hi);
-            orbit.distance = 1.1 * (hi - lo).length().max(1e-3);
-        }
+    if (keys.just_pressed(KeyCode::KeyF) || keys.just_pressed(KeyCode::Home))
+        && let Some((lo, hi)) = visible_bounds(&assembly, &poses)
+    {
+        orbit.target = 0.5 * (lo + hi);
+        orbit.distance = 1.1 * (hi - lo).length().max(1e-3);
     }
     let presets = [
         (KeyCode::Digit1, -std::f32::consts::FRAC_PI_2, 0.0),

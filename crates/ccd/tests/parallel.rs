@@ -45,3 +45,30 @@ fn split_traversals_find_the_same_contacts() {
     assert!(splits > 20, "the traversals must actually split ({splits} splits)");
     assert!(hits > 20, "and hit ({hits} hits)");
 }
+
+/// Long candidate lists are split over two threads; the pairs are those of a fresh query.
+#[test]
+fn proximity_among_long_candidate_lists() {
+    use mockup_ccd::{near_triangle_pairs, proximity, proximity_among};
+    let scene = scenes::door_in_frame();
+    let (moving, fixed) = scenes::colliders(&scene, mockup_ccd::DEFAULT_LEAF_SIZE);
+    let (mut splits, mut near) = (0, 0);
+    for m in scene.steps.iter().skip(60).step_by(40) {
+        let pose = m.from;
+        let candidates = near_triangle_pairs(&moving, &pose, &fixed, &Pose::IDENTITY, 0.02).value;
+        let key = |p: &mockup_ccd::ProximityPair| (p.kind, p.feature_a, p.feature_b);
+        let mut fresh: Vec<_> =
+            proximity(&moving, &pose, &fixed, &Pose::IDENTITY, 0.01).value.iter().map(key).collect();
+        let kept = proximity_among(&moving, &pose, &fixed, &Pose::IDENTITY, 0.01, &candidates);
+        splits += kept.counters.parallel_splits;
+        let mut kept: Vec<_> = kept.value.iter().map(key).collect();
+        fresh.sort();
+        kept.sort();
+        near += !fresh.is_empty() as u32;
+        assert_eq!(fresh, kept);
+    }
+    assert!(
+        near >= 3 && splits > 0,
+        "the door must be near the frame ({near}) with lists long enough to split ({splits})"
+    );
+}
