@@ -4,6 +4,7 @@
 
 mod camera;
 mod contacts;
+mod history;
 mod manipulation;
 mod scene;
 mod simulation;
@@ -52,6 +53,7 @@ fn main() -> AppExit {
             simulation::SimulationPlugin,
             manipulation::ManipulationPlugin,
             contacts::ContactsPlugin,
+            history::HistoryPlugin,
             status::StatusPlugin,
         ))
         .run()

@@ -2,7 +2,7 @@
 //! a movable part in the plane parallel to the screen through the grab point; right drag
 //! (or Ctrl + left) turns it, trackball style, about the grab point; the wheel while
 //! dragging pushes it along the view direction; X, Y or Z held constrains the move to that
-//! axis. Escape deselects. Every target goes to the solver, which stops the part at contact.
+//! axis. Escape deselects. Each drag is one undo step (history.rs). Every target goes to the solver, which stops the part at contact.
 
 use crate::scene::{Assembly, Part};
 use crate::simulation::Simulation;
@@ -113,6 +113,7 @@ fn press(
     sim: Res<Simulation>,
     mut grab: ResMut<Grab>,
     over_ui: Res<crate::status::PointerOverUi>,
+    mut history: ResMut<crate::history::History>,
 ) {
     if keys.just_pressed(KeyCode::Escape) {
         *grab = Grab::default();
@@ -136,6 +137,7 @@ fn press(
     let ctrl = keys.pressed(KeyCode::ControlLeft) || keys.pressed(KeyCode::ControlRight);
     let mode = if right || ctrl { Mode::Turn } else { Mode::Move };
     grab.selected = Some(part);
+    history.record(poses.clone());
     grab.drag =
         Some(Drag { part, mode, start: poses[part], grab: origin + dir * dist, push: 0.0, turn: DQuat::IDENTITY });
 }
