@@ -61,19 +61,10 @@ pub fn visible_bounds(assembly: &Assembly, poses: &[mockup_ccd::Pose]) -> Option
     let mut lo = Vec3::splat(f32::INFINITY);
     let mut hi = Vec3::splat(f32::NEG_INFINITY);
     for (i, c) in assembly.loaded.colliders.iter().enumerate() {
-        if !assembly.loaded.document.parts[i].visible {
-            continue;
-        }
-        let (a, b) = c.mesh().bounds();
-        for k in 0..8 {
-            let corner = glam::DVec3::new(
-                if k & 1 == 0 { a.x } else { b.x },
-                if k & 2 == 0 { a.y } else { b.y },
-                if k & 4 == 0 { a.z } else { b.z },
-            );
-            let w = poses[i].transform_point(corner).as_vec3();
-            lo = lo.min(w);
-            hi = hi.max(w);
+        if assembly.loaded.document.parts[i].visible {
+            let (a, b) = mockup_scene::load::world_bounds(c.mesh(), &poses[i]);
+            lo = lo.min(a.as_vec3());
+            hi = hi.max(b.as_vec3());
         }
     }
     lo.is_finite().then_some((lo, hi))

@@ -425,14 +425,14 @@ pub fn nonnegative_qp(gram: &[f64], linear: &[f64], settings: &Settings) -> Resu
         (0..k).filter(|&i| gram[i * k + i] > 0.0).map(|i| linear[i].abs() / gram[i * k + i].sqrt()).fold(0.0, f64::max);
     let mut problem =
         QpProblem { k, g: gram, c: linear, scale, factor: Default::default(), column: Vec::new(), rhs: Vec::new() };
+    Ok(solve_qp(&mut problem, settings))
+}
+
+/// Runs the iteration on a linear-term problem and hands back its coefficients.
+fn solve_qp(problem: &mut impl Problem, settings: &Settings) -> QpSolution {
     let mut ws = Workspace::default();
-    let outcome = ws.run(&mut problem, settings);
-    Ok(QpSolution {
-        lambda: ws.lambda,
-        active: ws.active,
-        iterations: outcome.iterations,
-        converged: outcome.converged,
-    })
+    let outcome = ws.run(problem, settings);
+    QpSolution { lambda: ws.lambda, active: ws.active, iterations: outcome.iterations, converged: outcome.converged }
 }
 
 /// `min ½ ‖Σ λ_i a_i‖² − cᵀ λ` over `λ ≥ 0`, with the rows `a_i` given (row-major, `k × n`)
@@ -458,12 +458,5 @@ pub fn nonnegative_qp_rows(
         .fold(0.0, f64::max);
     let mut buffers = QrBuffers::default();
     let mut problem = PointProblem { n: n.max(1), v: rows, b: &[], c: linear, scale, buffers: &mut buffers };
-    let mut ws = Workspace::default();
-    let outcome = ws.run(&mut problem, settings);
-    Ok(QpSolution {
-        lambda: ws.lambda,
-        active: ws.active,
-        iterations: outcome.iterations,
-        converged: outcome.converged,
-    })
+    Ok(solve_qp(&mut problem, settings))
 }

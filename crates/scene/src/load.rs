@@ -143,23 +143,32 @@ pub fn build_colliders(meshes: Vec<Mesh>, done: &mut dyn FnMut(usize, usize)) ->
     out.into_iter().map(|c| c.expect("every mesh was built")).collect()
 }
 
+/// The world bounding box of a mesh at a pose (its local box's eight corners, placed).
+pub fn world_bounds(mesh: &Mesh, pose: &Pose) -> (DVec3, DVec3) {
+    let (a, b) = mesh.bounds();
+    let mut lo = DVec3::splat(f64::INFINITY);
+    let mut hi = DVec3::splat(f64::NEG_INFINITY);
+    for k in 0..8 {
+        let corner = DVec3::new(
+            if k & 1 == 0 { a.x } else { b.x },
+            if k & 2 == 0 { a.y } else { b.y },
+            if k & 4 == 0 { a.z } else { b.z },
+        );
+        let w = pose.transform_point(corner);
+        lo = lo.min(w);
+        hi = hi.max(w);
+    }
+    (lo, hi)
+}
+
 /// The largest side of the bounding box of every part at its pose.
 pub fn scene_size(colliders: &[Arc<Collider>], parts: &[PartDocument]) -> f64 {
     let mut lo = DVec3::splat(f64::INFINITY);
     let mut hi = DVec3::splat(f64::NEG_INFINITY);
     for (c, p) in colliders.iter().zip(parts) {
-        let pose = p.pose.to_pose();
-        let (a, b) = c.mesh().bounds();
-        for k in 0..8 {
-            let corner = DVec3::new(
-                if k & 1 == 0 { a.x } else { b.x },
-                if k & 2 == 0 { a.y } else { b.y },
-                if k & 4 == 0 { a.z } else { b.z },
-            );
-            let w = pose.transform_point(corner);
-            lo = lo.min(w);
-            hi = hi.max(w);
-        }
+        let (a, b) = world_bounds(c.mesh(), &p.pose.to_pose());
+        lo = lo.min(a);
+        hi = hi.max(b);
     }
     let size = (hi - lo).max_element();
     if size.is_finite() && size > 0.0 { size } else { 1.0 }

@@ -344,16 +344,7 @@ impl<'a> Sweep<'a> {
         self.counters += other.1;
         self.counters.parallel_splits += 1;
         for f in other.0 {
-            match self.mode {
-                Mode::First => {
-                    if self.found.first().is_none_or(|best| f.precedes(best)) {
-                        self.found.clear();
-                        self.found.push(f);
-                        self.z_limit = f.z;
-                    }
-                }
-                Mode::Within(_) => self.found.push(f),
-            }
+            self.keep(f);
         }
     }
 
@@ -410,7 +401,12 @@ impl<'a> Sweep<'a> {
 
     fn record(&mut self, kind: ContactKind, feature_a: u32, feature_b: u32, hit: Option<Hit>) {
         let Some(hit) = hit else { return };
-        let f = Found { z: hit.z, kind, feature_a, feature_b, hit };
+        self.keep(Found { z: hit.z, kind, feature_a, feature_b, hit });
+    }
+
+    /// Keeps a contact: the earliest one (`Mode::First`, also published to the other thread
+    /// of a split traversal), or every one (`Mode::Within`).
+    fn keep(&mut self, f: Found) {
         match self.mode {
             Mode::First => {
                 if self.found.first().is_none_or(|best| f.precedes(best)) {
