@@ -42,16 +42,22 @@ impl Orbit {
         o
     }
 
-    fn transform(&self) -> Transform {
+    pub fn transform(&self) -> Transform {
         Transform::from_translation(self.eye()).looking_at(self.target, self.up)
     }
 }
 
+/// Frame everything (View menu).
+#[derive(Message, Clone, Copy, Debug)]
+pub struct FrameAll;
+
 impl Plugin for CameraPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Startup, spawn_camera).add_systems(
+        app.add_message::<FrameAll>().add_systems(Startup, spawn_camera).add_systems(
             Update,
-            (orbit_pan_zoom, frame_and_presets, apply_orbit).chain().after(crate::manipulation::Gestures),
+            (look_at_new_scene, orbit_pan_zoom, frame_and_presets, apply_orbit)
+                .chain()
+                .after(crate::manipulation::Gestures),
         );
     }
 }
@@ -70,9 +76,28 @@ pub fn visible_bounds(assembly: &Assembly, poses: &[mockup_ccd::Pose]) -> Option
     lo.is_finite().then_some((lo, hi))
 }
 
-fn spawn_camera(mut commands: Commands, assembly: Res<Assembly>) {
+fn spawn_camera(mut commands: Commands) {
+    let orbit = Orbit { target: Vec3::ZERO, distance: 5.0, yaw: -1.0, pitch: 0.5, up: Vec3::Z };
+    commands.spawn((
+        Camera3d::default(),
+        Projection::Perspective(PerspectiveProjection { fov: 45f32.to_radians(), near: 5e-3, ..default() }),
+        orbit.transform(),
+        orbit,
+    ));
+}
+
+/// A new scene: its saved camera, or everything framed.
+fn look_at_new_scene(
+    mut opened: MessageReader<crate::scene::SceneOpened>,
+    assembly: Res<Assembly>,
+    camera: Single<(&mut Orbit, &mut Projection)>,
+) {
+    if opened.read().count() == 0 {
+        return;
+    }
+    let (mut orbit, mut projection) = camera.into_inner();
     let doc = &assembly.loaded.document;
-    let (orbit, fov) = match &doc.camera {
+    let (o, fov) = match &doc.camera {
         Some(c) => {
             let v = |a: [f64; 3]| Vec3::new(a[0] as f32, a[1] as f32, a[2] as f32);
             (Orbit::from_eye(v(c.eye), v(c.target), v(c.up)), (c.fov_degrees as f32).to_radians())
@@ -85,12 +110,8 @@ fn spawn_camera(mut commands: Commands, assembly: Res<Assembly>) {
             (o, 45f32.to_radians())
         }
     };
-    commands.spawn((
-        Camera3d::default(),
-        Projection::Perspective(PerspectiveProjection { fov, near: orbit.distance * 1e-3, ..default() }),
-        orbit.transform(),
-        orbit,
-    ));
+    *orbit = o;
+    *projection = Projection::Perspective(PerspectiveProjection { fov, near: o.distance * 1e-3, ..default() });
 }
 
 fn orbit_pan_zoom(
@@ -100,9 +121,10 @@ fn orbit_pan_zoom(
     motion: Res<AccumulatedMouseMotion>,
     scroll: Res<AccumulatedMouseScroll>,
     grab: Res<Grab>,
-    pointer_over_ui: Option<Res<crate::status::PointerOverUi>>,
+    focus: Res<crate::ui::UiFocus>,
 ) {
-    if pointer_over_ui.is_some_and(|p| p.0) {
+    // A drag that began on a panel stays the panel's.
+    if focus.pointer && !grab.active() {
         return;
     }
     let delta = motion.delta;
@@ -130,9 +152,15 @@ fn frame_and_presets(
     keys: Res<ButtonInput<KeyCode>>,
     assembly: Res<Assembly>,
     sim: Res<crate::simulation::Simulation>,
+    focus: Res<crate::ui::UiFocus>,
+    mut frame: MessageReader<FrameAll>,
 ) {
+    let asked = frame.read().count() > 0;
+    if focus.keyboard && !asked {
+        return;
+    }
     let poses: Vec<_> = sim.world.bodies().iter().map(|b| b.pose).collect();
-    if (keys.just_pressed(KeyCode::KeyF) || keys.just_pressed(KeyCode::Home))
+    if (asked || keys.just_pressed(KeyCode::KeyF) || keys.just_pressed(KeyCode::Home))
         && let Some((lo, hi)) = visible_bounds(&assembly, &poses)
     {
         orbit.target = 0.5 * (lo + hi);

@@ -1,81 +1,178 @@
-//! Undo and redo of part poses: every drag is one step. Ctrl+Z undoes, Ctrl+Y or
-//! Ctrl+Shift+Z redoes. A step restores every part's pose as it was (pushed parts too), so
-//! it returns to a configuration the solver had reached: free of interpenetration.
+//! Undo and redo of poses and part properties. Every drag is one step, every property edit
+//! one step (a colour being dragged in its picker is one step, not one per frame). A step
+//! restores every part's pose (pushed parts too) and properties, so it returns to a
+//! configuration the solver had reached: free of interpenetration.
 
-use crate::scene::{Assembly, transform};
+use crate::scene::{Assembly, SceneOpened};
 use crate::simulation::Simulation;
 use bevy::prelude::*;
 use mockup_ccd::Pose;
 
 pub struct HistoryPlugin;
 
-/// Poses of every part before each change, and after each undone one.
+/// What a part has besides its pose, and undo covers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Props {
+    pub fixed: bool,
+    pub visible: bool,
+    pub color: [f32; 3],
+}
+
+/// Everything undo restores.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Snapshot {
+    pub poses: Vec<Pose>,
+    pub props: Vec<Props>,
+}
+
+pub fn snapshot(assembly: &Assembly, sim: &Simulation) -> Snapshot {
+    Snapshot {
+        poses: sim.poses(),
+        props: assembly.parts().iter().map(|p| Props { fixed: p.fixed, visible: p.visible, color: p.color }).collect(),
+    }
+}
+
+/// Puts a snapshot back: poses into the solver, properties into the document.
+pub fn restore(s: &Snapshot, assembly: &mut Assembly, sim: &mut Simulation) {
+    for (i, pose) in s.poses.iter().enumerate() {
+        if let Err(e) = sim.world.set_pose(i, *pose) {
+            warn!("undo: {e}");
+        }
+    }
+    for (i, p) in s.props.iter().enumerate() {
+        set_props(i, *p, assembly, sim);
+    }
+    sim.request = None;
+}
+
+fn set_props(i: usize, p: Props, assembly: &mut Assembly, sim: &mut Simulation) {
+    let Some(part) = assembly.loaded.document.parts.get_mut(i) else { return };
+    (part.visible, part.color) = (p.visible, p.color);
+    if part.fixed != p.fixed {
+        part.fixed = p.fixed;
+        if let Err(e) = sim.world.set_fixed(i, p.fixed) {
+            warn!("{e}");
+        }
+    }
+}
+
+/// An edit of the scene, from the UI or a shortcut.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub enum Edit {
+    Fixed(usize, bool),
+    Visible(usize, bool),
+    Color(usize, [f32; 3]),
+    Undo,
+    Redo,
+}
+
+/// Snapshots before each change, and after each undone one.
 #[derive(Resource, Default, Debug)]
 pub struct History {
-    undo: Vec<Vec<Pose>>,
-    redo: Vec<Vec<Pose>>,
+    undo: Vec<Snapshot>,
+    redo: Vec<Snapshot>,
+    /// The last step was a colour edit of this part: more of them join it.
+    colouring: Option<usize>,
 }
 
 impl History {
-    /// Records the poses before a change (a drag begins).
-    pub fn record(&mut self, poses: Vec<Pose>) {
-        self.undo.push(poses);
+    /// Records the state before a change.
+    pub fn record(&mut self, before: Snapshot) {
+        self.undo.push(before);
         self.redo.clear();
+        self.colouring = None;
     }
 
-    /// The poses to go back to, given the current ones.
-    pub fn undo(&mut self, current: Vec<Pose>) -> Option<Vec<Pose>> {
+    /// Drops the last step if nothing changed since it was recorded (a click, no drag).
+    pub fn forget_if_unchanged(&mut self, now: &Snapshot) {
+        if self.undo.last() == Some(now) {
+            self.undo.pop();
+        }
+    }
+
+    /// The state to go back to, given the current one.
+    pub fn undo(&mut self, current: Snapshot) -> Option<Snapshot> {
         let previous = self.undo.pop()?;
         self.redo.push(current);
+        self.colouring = None;
         Some(previous)
     }
 
-    pub fn redo(&mut self, current: Vec<Pose>) -> Option<Vec<Pose>> {
+    pub fn redo(&mut self, current: Snapshot) -> Option<Snapshot> {
         let next = self.redo.pop()?;
         self.undo.push(current);
+        self.colouring = None;
         Some(next)
+    }
+
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
     }
 }
 
 impl Plugin for HistoryPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<History>().add_systems(Update, undo_redo.after(crate::manipulation::Gestures));
+        app.init_resource::<History>()
+            .add_message::<Edit>()
+            .add_systems(PreUpdate, forget_on_open.after(crate::scene::Install))
+            .add_systems(Update, apply_edits.after(crate::manipulation::Gestures).before(crate::simulation::Step));
     }
 }
 
-fn undo_redo(
-    keys: Res<ButtonInput<KeyCode>>,
+fn forget_on_open(mut opened: MessageReader<SceneOpened>, mut history: ResMut<History>) {
+    if opened.read().count() > 0 {
+        *history = History::default();
+    }
+}
+
+fn apply_edits(
+    mut edits: MessageReader<Edit>,
     mut history: ResMut<History>,
     mut sim: ResMut<Simulation>,
+    mut assembly: ResMut<Assembly>,
     grab: Res<crate::manipulation::Grab>,
-    assembly: Res<Assembly>,
-    mut transforms: Query<&mut Transform>,
 ) {
-    // Held, or pressed and released within this frame (a quick chord at a low frame rate).
-    let down = |a: KeyCode, b: KeyCode| [a, b].iter().any(|&k| keys.pressed(k) || keys.just_released(k));
-    let ctrl = down(KeyCode::ControlLeft, KeyCode::ControlRight);
-    let shift = down(KeyCode::ShiftLeft, KeyCode::ShiftRight);
-    if !ctrl || grab.active() {
-        return;
-    }
-    let current: Vec<Pose> = sim.world.bodies().iter().map(|b| b.pose).collect();
-    let target = if keys.just_pressed(KeyCode::KeyZ) && !shift {
-        history.undo(current)
-    } else if keys.just_pressed(KeyCode::KeyY) || (keys.just_pressed(KeyCode::KeyZ) && shift) {
-        history.redo(current)
-    } else {
-        None
-    };
-    let Some(poses) = target else { return };
-    for (i, pose) in poses.iter().enumerate() {
-        if let Err(e) = sim.world.set_pose(i, *pose) {
-            warn!("undo: {e}");
+    for edit in edits.read() {
+        let current = snapshot(&assembly, &sim);
+        let (i, mut props) = match *edit {
+            Edit::Undo | Edit::Redo => {
+                // Not in the middle of a drag: its step is recorded when it began.
+                if grab.active() {
+                    continue;
+                }
+                let to = if *edit == Edit::Undo { history.undo(current) } else { history.redo(current) };
+                if let Some(s) = to {
+                    restore(&s, &mut assembly, &mut sim);
+                }
+                continue;
+            }
+            Edit::Fixed(i, _) | Edit::Visible(i, _) | Edit::Color(i, _) => match current.props.get(i) {
+                Some(p) => (i, *p),
+                None => continue,
+            },
+        };
+        match *edit {
+            Edit::Fixed(_, f) => props.fixed = f,
+            Edit::Visible(_, v) => props.visible = v,
+            Edit::Color(_, c) => props.color = c,
+            _ => {}
         }
-        if let Ok(mut t) = transforms.get_mut(assembly.entities[i]) {
-            *t = transform(pose);
+        if props == current.props[i] {
+            continue;
         }
+        let joins = matches!(edit, Edit::Color(..)) && history.colouring == Some(i);
+        if !joins {
+            history.record(current);
+        }
+        if let Edit::Color(..) = edit {
+            history.colouring = Some(i);
+        }
+        set_props(i, props, &mut assembly, &mut sim);
     }
-    sim.request = None;
 }
 
 #[cfg(test)]
@@ -83,8 +180,11 @@ mod tests {
     use super::*;
     use glam::DVec3;
 
-    fn at(x: f64) -> Vec<Pose> {
-        vec![Pose::from_translation(DVec3::new(x, 0.0, 0.0))]
+    fn at(x: f64) -> Snapshot {
+        Snapshot {
+            poses: vec![Pose::from_translation(DVec3::new(x, 0.0, 0.0))],
+            props: vec![Props { fixed: false, visible: true, color: [1.0; 3] }],
+        }
     }
 
     #[test]
@@ -100,5 +200,9 @@ mod tests {
         h.record(at(1.0));
         assert_eq!(h.redo(at(5.0)), None);
         assert_eq!(h.undo(at(5.0)), Some(at(1.0)));
+        // A step that changed nothing is dropped.
+        h.record(at(5.0));
+        h.forget_if_unchanged(&at(5.0));
+        assert_eq!(h.undo(at(5.0)), Some(at(0.0)));
     }
 }

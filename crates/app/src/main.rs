@@ -1,60 +1,65 @@
-//! `mockup`: drag parts with the mouse; they stop at contact and slide, never
-//! interpenetrating. Thin: the mouse becomes a target pose, `mockup-solver` moves the part,
-//! and the app draws what comes back. One plugin per concern.
-
-mod camera;
-mod contacts;
-mod history;
-mod manipulation;
-mod scene;
-mod simulation;
-mod status;
+//! `mockup [SCENE.ron | ASSEMBLY.obj]`: opens a scene, imports an OBJ assembly, or (no
+//! argument) the built-in `car_door`. `mockup --e2e OUT.ppm` runs the end-to-end check
+//! (script.rs).
 
 use bevy::prelude::*;
-use mockup_scene::source::FileSystem;
-use mockup_scene::{LoadedScene, embedded};
-use std::path::Path;
+use bevy::window::ExitCondition;
+use mockup::files::{Files, Origin, start_load};
+use mockup::manipulation::{Gestures, window_input::read_pointer};
+use mockup::*;
+use std::path::PathBuf;
 
-/// What to open: a scene, an OBJ assembly, or (no argument) the embedded `car_door`.
-fn open(arg: Option<&str>) -> Result<LoadedScene, String> {
-    match arg {
-        None => {
-            let (files, path) = embedded::default_scene();
-            mockup_scene::load(&path, &files, &mut |_| {}).map_err(|e| e.to_string())
-        }
-        Some(p) if p.to_ascii_lowercase().ends_with(".obj") => {
-            mockup_scene::import_obj(Path::new(p), &Default::default(), &mut |_| {}).map_err(|e| e.to_string())
-        }
-        Some(p) => mockup_scene::load(Path::new(p), &FileSystem, &mut |_| {}).map_err(|e| e.to_string()),
-    }
-}
+const USAGE: &str = "usage: mockup [SCENE.ron | ASSEMBLY.obj]   (no argument: the built-in car_door)
+       mockup --e2e OUT.ppm                 (end-to-end check: drag the door into contact, screenshot)";
 
 fn main() -> AppExit {
-    let arg = std::env::args().nth(1);
-    let loaded = match open(arg.as_deref()) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("mockup: {e}");
-            std::process::exit(2);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (origin, e2e) = match args.as_slice() {
+        [] => (Origin::BuiltIn, None),
+        [flag] if flag == "--help" || flag == "-h" => {
+            println!("{USAGE}");
+            return AppExit::Success;
+        }
+        [flag, out] if flag == "--e2e" => (Origin::BuiltIn, Some(PathBuf::from(out))),
+        [path] if !path.starts_with('-') => {
+            let p = PathBuf::from(path);
+            if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("obj")) {
+                (Origin::Obj(p), None)
+            } else {
+                (Origin::Scene(p), None)
+            }
+        }
+        _ => {
+            eprintln!("{USAGE}");
+            return AppExit::error();
         }
     };
-    for w in &loaded.warnings {
-        eprintln!("warning: {w}");
+    let mut app = App::new();
+    app.add_plugins(DefaultPlugins.set(WindowPlugin {
+        primary_window: Some(Window { title: "Mockup".into(), ..default() }),
+        // Closing asks about unsaved changes first (ui.rs).
+        close_when_requested: false,
+        exit_condition: ExitCondition::DontExit,
+        ..default()
+    }))
+    .add_plugins(bevy_egui::EguiPlugin::default())
+    .add_plugins((
+        CorePlugin,
+        scene::SceneVisualsPlugin,
+        camera::CameraPlugin,
+        contacts::ContactsPlugin,
+        status::StatusPlugin,
+        ui::UiPlugin,
+    ));
+    match e2e {
+        Some(out) => {
+            app.add_plugins(script::ScriptPlugin { out });
+        }
+        None => {
+            app.add_systems(Update, read_pointer.before(Gestures));
+        }
     }
-    let title = format!("Mockup — {}", arg.as_deref().unwrap_or("car_door (built in)"));
-    App::new()
-        .add_plugins(
-            DefaultPlugins
-                .set(WindowPlugin { primary_window: Some(Window { title: title.clone(), ..default() }), ..default() }),
-        )
-        .add_plugins((
-            scene::ScenePlugin { loaded, title },
-            camera::CameraPlugin,
-            simulation::SimulationPlugin,
-            manipulation::ManipulationPlugin,
-            contacts::ContactsPlugin,
-            history::HistoryPlugin,
-            status::StatusPlugin,
-        ))
-        .run()
+    let mut files = app.world_mut().resource_mut::<Files>();
+    start_load(&mut files, origin);
+    app.run()
 }

@@ -2,14 +2,17 @@
 //! a movable part in the plane parallel to the screen through the grab point; right drag
 //! (or Ctrl + left) turns it, trackball style, about the grab point; the wheel while
 //! dragging pushes it along the view direction; X, Y or Z held constrains the move to that
-//! axis. Escape deselects. Each drag is one undo step (history.rs). Every target goes to the solver, which stops the part at contact.
+//! axis. Escape deselects. Each drag is one undo step. Every target goes to the solver,
+//! which stops the part at contact.
+//!
+//! The gestures read [`PointerInput`], which the windowed app fills from the mouse, the
+//! keyboard and the camera ([`read_pointer`]) and tests fill with synthetic events.
 
-use crate::scene::{Assembly, Part};
+use crate::history::{History, snapshot};
+use crate::scene::{Assembly, SceneOpened};
 use crate::simulation::Simulation;
-use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::prelude::*;
-use bevy::window::PrimaryWindow;
-use glam::{DQuat, DVec3};
+use glam::{DQuat, DVec2, DVec3};
 use mockup_ccd::Pose;
 
 pub struct ManipulationPlugin;
@@ -17,6 +20,54 @@ pub struct ManipulationPlugin;
 /// Systems that turn input into gestures; the camera and the solver run after them.
 #[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Gestures;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ButtonState {
+    pub pressed: bool,
+    pub just_pressed: bool,
+}
+
+/// One frame of pointer input, in world terms.
+#[derive(Resource, Clone, Debug, PartialEq)]
+pub struct PointerInput {
+    /// The ray through the cursor (origin, unit direction); `None` outside the window.
+    pub ray: Option<(DVec3, DVec3)>,
+    /// The camera's forward, right and up directions.
+    pub forward: DVec3,
+    pub right: DVec3,
+    pub up: DVec3,
+    pub left: ButtonState,
+    pub right_button: ButtonState,
+    pub ctrl: bool,
+    /// X, Y or Z held: the world axis moves are constrained to.
+    pub axis: Option<DVec3>,
+    /// Wheel lines this frame.
+    pub wheel: f64,
+    /// Mouse motion this frame, pixels.
+    pub motion: DVec2,
+    pub escape: bool,
+    /// The pointer is over a UI panel: it selects and grabs nothing.
+    pub over_ui: bool,
+}
+
+impl Default for PointerInput {
+    fn default() -> Self {
+        PointerInput {
+            ray: None,
+            forward: -DVec3::Z,
+            right: DVec3::X,
+            up: DVec3::Y,
+            left: default(),
+            right_button: default(),
+            ctrl: false,
+            axis: None,
+            wheel: 0.0,
+            motion: DVec2::ZERO,
+            escape: false,
+            over_ui: false,
+        }
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -44,6 +95,8 @@ pub struct Drag {
 pub struct Grab {
     pub selected: Option<usize>,
     pub drag: Option<Drag>,
+    /// Gestures are ignored (a drag path is replaying).
+    pub locked: bool,
 }
 
 impl Grab {
@@ -54,23 +107,25 @@ impl Grab {
 
 impl Plugin for ManipulationPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<Grab>().add_systems(Update, (press, drag, highlight).chain().in_set(Gestures));
+        app.init_resource::<Grab>()
+            .init_resource::<PointerInput>()
+            .add_systems(PreUpdate, forget_on_open.after(crate::scene::Install))
+            .add_systems(Update, (press, drag).chain().in_set(Gestures));
     }
 }
 
-/// A ray from the camera through the cursor, in f64.
-fn cursor_ray(window: &Window, camera: &Camera, camera_transform: &GlobalTransform) -> Option<(DVec3, DVec3)> {
-    let cursor = window.cursor_position()?;
-    let ray = camera.viewport_to_world(camera_transform, cursor).ok()?;
-    Some((ray.origin.as_dvec3(), Vec3::from(ray.direction).as_dvec3()))
+fn forget_on_open(mut opened: MessageReader<SceneOpened>, mut grab: ResMut<Grab>) {
+    if opened.read().count() > 0 {
+        *grab = Grab::default();
+    }
 }
 
-/// The nearest part the ray hits (Möller–Trumbore on every triangle, in the part's frame):
-/// (part, distance along the ray).
+/// The nearest visible part the ray hits (Möller–Trumbore on every triangle, in the part's
+/// frame): (part, distance along the ray).
 pub fn pick(assembly: &Assembly, poses: &[Pose], origin: DVec3, dir: DVec3) -> Option<(usize, f64)> {
     let mut best: Option<(usize, f64)> = None;
     for (i, c) in assembly.loaded.colliders.iter().enumerate() {
-        if !assembly.loaded.document.parts[i].visible {
+        if !assembly.parts()[i].visible {
             continue;
         }
         let inv = poses[i].inverse();
@@ -103,74 +158,62 @@ pub fn pick(assembly: &Assembly, poses: &[Pose], origin: DVec3, dir: DVec3) -> O
     best
 }
 
-#[allow(clippy::too_many_arguments)]
 fn press(
-    buttons: Res<ButtonInput<MouseButton>>,
-    keys: Res<ButtonInput<KeyCode>>,
-    window: Single<&Window, With<PrimaryWindow>>,
-    camera: Single<(&Camera, &GlobalTransform)>,
+    input: Res<PointerInput>,
     assembly: Res<Assembly>,
     sim: Res<Simulation>,
     mut grab: ResMut<Grab>,
-    over_ui: Res<crate::status::PointerOverUi>,
-    mut history: ResMut<crate::history::History>,
+    mut history: ResMut<History>,
 ) {
-    if keys.just_pressed(KeyCode::Escape) {
-        *grab = Grab::default();
+    if input.escape && !grab.locked {
+        grab.selected = None;
+        grab.drag = None;
         return;
     }
-    let left = buttons.just_pressed(MouseButton::Left);
-    let right = buttons.just_pressed(MouseButton::Right);
-    if over_ui.0 || !(left || right) {
+    let (left, right) = (input.left.just_pressed, input.right_button.just_pressed);
+    if grab.locked || input.over_ui || !(left || right) || grab.drag.is_some() {
         return;
     }
-    let Some((origin, dir)) = cursor_ray(&window, camera.0, camera.1) else { return };
-    let poses: Vec<Pose> = sim.world.bodies().iter().map(|b| b.pose).collect();
+    let Some((origin, dir)) = input.ray else { return };
+    let poses = sim.poses();
     let hit = pick(&assembly, &poses, origin, dir);
     if left {
         grab.selected = hit.map(|(i, _)| i);
     }
     let Some((part, dist)) = hit else { return };
-    if assembly.loaded.document.parts[part].fixed || sim.world.body(part).is_none_or(|b| b.fixed) {
+    if sim.world.body(part).is_none_or(|b| b.fixed) {
         return;
     }
-    let ctrl = keys.pressed(KeyCode::ControlLeft) || keys.pressed(KeyCode::ControlRight);
-    let mode = if right || ctrl { Mode::Turn } else { Mode::Move };
+    let mode = if right || input.ctrl { Mode::Turn } else { Mode::Move };
     grab.selected = Some(part);
-    history.record(poses.clone());
+    history.record(snapshot(&assembly, &sim));
     grab.drag =
         Some(Drag { part, mode, start: poses[part], grab: origin + dir * dist, push: 0.0, turn: DQuat::IDENTITY });
 }
 
-#[allow(clippy::too_many_arguments)]
 fn drag(
-    buttons: Res<ButtonInput<MouseButton>>,
-    keys: Res<ButtonInput<KeyCode>>,
-    motion: Res<AccumulatedMouseMotion>,
-    scroll: Res<AccumulatedMouseScroll>,
-    window: Single<&Window, With<PrimaryWindow>>,
-    camera: Single<(&Camera, &GlobalTransform)>,
+    input: Res<PointerInput>,
     assembly: Res<Assembly>,
     mut grab: ResMut<Grab>,
     mut sim: ResMut<Simulation>,
+    mut history: ResMut<History>,
 ) {
     let Some(mut d) = grab.drag else { return };
     let held = match d.mode {
-        Mode::Move => buttons.pressed(MouseButton::Left),
-        Mode::Turn => buttons.pressed(MouseButton::Right) || buttons.pressed(MouseButton::Left),
+        Mode::Move => input.left.pressed,
+        Mode::Turn => input.right_button.pressed || input.left.pressed,
     };
     if !held {
         grab.drag = None;
+        // A click that moved nothing is no undo step.
+        history.forget_if_unchanged(&snapshot(&assembly, &sim));
         return;
     }
-    let (cam, cam_t) = (camera.0, camera.1);
-    let forward = cam_t.forward().as_vec3().as_dvec3();
-    if scroll.delta.y != 0.0 {
-        d.push += scroll.delta.y as f64 * 0.01 * assembly.loaded.size;
-    }
+    let forward = input.forward;
+    d.push += input.wheel * 0.01 * assembly.size();
     let target = match d.mode {
         Mode::Move => {
-            let Some((o, dir)) = cursor_ray(&window, cam, cam_t) else { return };
+            let Some((o, dir)) = input.ray else { return };
             // The plane through the grab point facing the camera.
             let denom = dir.dot(forward);
             if denom.abs() < 1e-9 {
@@ -178,18 +221,15 @@ fn drag(
             }
             let p = o + dir * ((d.grab - o).dot(forward) / denom);
             let mut delta = p - d.grab + forward * d.push;
-            for (key, axis) in [(KeyCode::KeyX, DVec3::X), (KeyCode::KeyY, DVec3::Y), (KeyCode::KeyZ, DVec3::Z)] {
-                if keys.pressed(key) {
-                    delta = axis * delta.dot(axis);
-                }
+            if let Some(axis) = input.axis {
+                delta = axis * delta.dot(axis);
             }
             Pose::new(d.start.rotation, d.start.translation + delta)
         }
         Mode::Turn => {
-            let m = motion.delta.as_dvec2();
-            if m != glam::DVec2::ZERO {
-                let (right, up) = (cam_t.right().as_vec3().as_dvec3(), cam_t.up().as_vec3().as_dvec3());
-                let axis = (up * m.x + right * m.y).normalize_or_zero();
+            let m = input.motion;
+            if m != DVec2::ZERO {
+                let axis = (input.up * m.x + input.right * m.y).normalize_or_zero();
                 d.turn = (DQuat::from_axis_angle(axis, m.length() * 0.008) * d.turn).normalize();
             }
             let rotation = (d.turn * d.start.rotation).normalize();
@@ -202,22 +242,51 @@ fn drag(
     sim.request = Some((d.part, target));
 }
 
-/// The selected part glows a little.
-fn highlight(
-    grab: Res<Grab>,
-    assembly: Res<Assembly>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
-    parts: Query<&Part>,
-    mut last: Local<Option<usize>>,
-) {
-    if *last == grab.selected {
-        return;
+/// Windowed: fills [`PointerInput`] from the mouse, the keyboard and the camera.
+pub mod window_input {
+    use super::*;
+    use crate::ui::UiFocus;
+    use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
+    use bevy::window::PrimaryWindow;
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn read_pointer(
+        buttons: Res<ButtonInput<MouseButton>>,
+        keys: Res<ButtonInput<KeyCode>>,
+        motion: Res<AccumulatedMouseMotion>,
+        scroll: Res<AccumulatedMouseScroll>,
+        window: Single<&Window, With<PrimaryWindow>>,
+        camera: Single<(&Camera, &GlobalTransform)>,
+        focus: Res<UiFocus>,
+        mut input: ResMut<PointerInput>,
+    ) {
+        let (cam, cam_t) = *camera;
+        let ray = window
+            .cursor_position()
+            .and_then(|c| cam.viewport_to_world(cam_t, c).ok())
+            .map(|r| (r.origin.as_dvec3(), Vec3::from(r.direction).as_dvec3()));
+        let b = |m: MouseButton| ButtonState { pressed: buttons.pressed(m), just_pressed: buttons.just_pressed(m) };
+        let typing = focus.keyboard;
+        let key = |k: KeyCode| !typing && keys.pressed(k);
+        let axis = [(KeyCode::KeyX, DVec3::X), (KeyCode::KeyY, DVec3::Y), (KeyCode::KeyZ, DVec3::Z)]
+            .into_iter()
+            .find(|&(k, _)| key(k))
+            .map(|(_, a)| a);
+        *input = PointerInput {
+            ray,
+            forward: cam_t.forward().as_vec3().as_dvec3(),
+            right: cam_t.right().as_vec3().as_dvec3(),
+            up: cam_t.up().as_vec3().as_dvec3(),
+            left: b(MouseButton::Left),
+            right_button: b(MouseButton::Right),
+            ctrl: key(KeyCode::ControlLeft) || key(KeyCode::ControlRight),
+            axis,
+            wheel: scroll.delta.y as f64,
+            motion: motion.delta.as_dvec2(),
+            escape: !typing && keys.just_pressed(KeyCode::Escape),
+            over_ui: focus.pointer,
+        };
     }
-    for part in &parts {
-        let Some(mut m) = materials.get_mut(&assembly.materials[part.0]) else { continue };
-        m.emissive = if Some(part.0) == grab.selected { LinearRgba::rgb(0.12, 0.1, 0.02) } else { LinearRgba::BLACK };
-    }
-    *last = grab.selected;
 }
 
 #[cfg(test)]
@@ -227,22 +296,22 @@ mod tests {
     fn car_door() -> Assembly {
         let (files, path) = mockup_scene::embedded::default_scene();
         let loaded = mockup_scene::load(&path, &files, &mut |_| {}).unwrap();
-        Assembly { loaded, title: String::new(), entities: Vec::new(), materials: Vec::new() }
+        Assembly { loaded, entities: Vec::new(), generation: 1 }
     }
 
     #[test]
     fn a_ray_picks_the_nearest_part() {
         let a = car_door();
-        let poses: Vec<Pose> = a.loaded.document.parts.iter().map(|p| p.pose.to_pose()).collect();
+        let poses: Vec<Pose> = a.parts().iter().map(|p| p.pose.to_pose()).collect();
         // From outboard, at the door's lower panel: the door (it starts 0.5 outboard), 0.5
         // before the body side.
         let origin = DVec3::new(1.85, 3.0, 0.6);
         let (part, dist) = pick(&a, &poses, origin, -DVec3::Y).unwrap();
-        assert_eq!(a.loaded.document.parts[part].name, "door");
+        assert_eq!(a.parts()[part].name, "door");
         assert!((dist - (3.0 - 1.35)).abs() < 0.02, "{dist}");
         // Beside the door, at the B pillar: the body.
         let (part, _) = pick(&a, &poses, DVec3::new(2.45, 3.0, 0.8), -DVec3::Y).unwrap();
-        assert_eq!(a.loaded.document.parts[part].name, "body");
+        assert_eq!(a.parts()[part].name, "body");
         // Through both rear door openings: nothing.
         assert!(pick(&a, &poses, DVec3::new(2.95, 3.0, 0.8), -DVec3::Y).is_none());
         // Above everything: nothing.

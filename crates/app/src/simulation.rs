@@ -1,54 +1,121 @@
-//! The solver's world: drag requests in, poses and contacts out.
+//! The solver's world: drag requests in, poses and contacts out. Rebuilt when a scene opens.
 
-use crate::scene::{Assembly, transform};
+use crate::scene::{Assembly, Install, SceneOpened};
 use bevy::prelude::*;
 use mockup_ccd::Pose;
+use mockup_scene::{LoadedScene, SolverDocument};
 use mockup_solver::{SolverSettings, StepReport, World};
 
 pub struct SimulationPlugin;
 
-#[derive(Resource)]
+/// The solver step; the scene follows the bodies after it.
+#[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Step;
+
+/// Rebuilding the world for a new scene.
+#[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Rebuild;
+
+/// The last target a drag asked for and whether the part got there.
+#[derive(Clone, Copy, Debug)]
+pub struct Target {
+    pub part: usize,
+    pub target: Pose,
+    pub reached: bool,
+}
+
+#[derive(Resource, Default)]
 pub struct Simulation {
     pub world: World,
-    /// The target the manipulation asks for this frame: (part, pose).
+    /// The target asked for this frame: (part, pose).
     pub request: Option<(usize, Pose)>,
     pub last: Option<StepReport>,
+    pub last_target: Option<Target>,
+    /// Set on the frame a drag step ran (drag paths record it).
+    pub stepped: Option<Target>,
+}
+
+impl Simulation {
+    pub fn poses(&self) -> Vec<Pose> {
+        self.world.bodies().iter().map(|b| b.pose).collect()
+    }
+}
+
+/// The solver settings a scene document asks for (distances scaled to the scene unless it
+/// sets them).
+pub fn settings_for(scene: &LoadedScene, solver: &SolverDocument) -> SolverSettings {
+    let explicit = match solver.distances {
+        mockup_scene::Distances::Explicit { repositioning, security, breaking } => {
+            Some([repositioning, security, breaking])
+        }
+        mockup_scene::Distances::Scaled => None,
+    };
+    SolverSettings::for_scene(scene.size, explicit, solver.bm_culling, solver.max_substeps)
 }
 
 impl Plugin for SimulationPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(PreStartup, create_world).add_systems(Update, step.after(crate::manipulation::Gestures));
+        app.init_resource::<Simulation>()
+            .add_systems(PreUpdate, rebuild.in_set(Rebuild).after(Install))
+            .add_systems(Update, step.in_set(Step).after(crate::manipulation::Gestures));
     }
 }
 
-fn create_world(mut commands: Commands, assembly: Res<Assembly>) {
+fn rebuild(mut opened: MessageReader<SceneOpened>, mut sim: ResMut<Simulation>, assembly: Res<Assembly>) {
+    if opened.read().count() == 0 {
+        return;
+    }
     let scene = &assembly.loaded;
-    let s = &scene.document.solver;
-    let settings = SolverSettings::for_scene(scene.size, scene.explicit_distances(), s.bm_culling, s.max_substeps);
-    // The document was validated on load, so its settings are valid; fall back to the
-    // defaults scaled to the scene if not.
-    let mut world = World::new(settings).unwrap_or_else(|e| {
+    // Documents are validated on load; fall back to the scaled defaults if not.
+    let mut world = World::new(settings_for(scene, &scene.document.solver)).unwrap_or_else(|e| {
         warn!("{e}; using the default distances");
         World::new(SolverSettings::for_scene_size(scene.size)).expect("the defaults are valid")
     });
     for (p, c) in scene.document.parts.iter().zip(&scene.colliders) {
         world.add_body(c.clone(), p.pose.to_pose(), p.fixed);
     }
-    commands.insert_resource(Simulation { world, request: None, last: None });
+    *sim = Simulation { world, ..default() };
 }
 
-fn step(mut sim: ResMut<Simulation>, assembly: Res<Assembly>, mut transforms: Query<&mut Transform>) {
+fn step(mut sim: ResMut<Simulation>) {
+    sim.stepped = None;
     let Some((part, target)) = sim.request.take() else { return };
     match sim.world.drag(part, target) {
-        Ok(report) => sim.last = Some(report),
+        Ok(report) => {
+            let t = Target { part, target, reached: report.reached };
+            sim.last_target = Some(t);
+            sim.stepped = Some(t);
+            sim.last = Some(report);
+        }
         Err(e) => warn!("drag refused: {e}"),
     }
-    // Pushed parts move too.
-    for (i, body) in sim.world.bodies().iter().enumerate() {
-        if !body.fixed
-            && let Ok(mut t) = transforms.get_mut(assembly.entities[i])
-        {
-            *t = transform(&body.pose);
+}
+
+/// The smallest distance from `part` to any other visible part, and which: proximity at
+/// doubling distances from εb, so it costs little near contact and stays bounded far away
+/// (`None` beyond the scene's size).
+pub fn min_distance(sim: &Simulation, assembly: &Assembly, part: usize) -> Option<(f64, usize)> {
+    let bodies = sim.world.bodies();
+    let me = bodies.get(part)?;
+    let mut d = sim.world.settings().breaking.max(1e-12);
+    let limit = 2.0 * assembly.size();
+    while d <= limit {
+        let mut best: Option<(f64, usize)> = None;
+        for (j, other) in bodies.iter().enumerate() {
+            if j == part || !assembly.parts().get(j).is_some_and(|p| p.visible) {
+                continue;
+            }
+            let pairs = mockup_ccd::proximity(&me.collider, &me.pose, &other.collider, &other.pose, d).value;
+            for p in pairs {
+                if best.is_none_or(|(b, _)| p.distance < b) {
+                    best = Some((p.distance, j));
+                }
+            }
         }
+        if best.is_some() {
+            return best;
+        }
+        d *= 4.0;
     }
+    None
 }

@@ -1,57 +1,50 @@
-//! The status line (in the window title until the egui panels exist): frame time, CCD and
-//! solver time, contacts, BV tests, the dragged part's minimum distance.
+//! What the status bar shows: frame time (smoothed), the last drag step's CCD and solver
+//! time, contacts and BV tests, and the selected part's minimum distance to the others.
 
+use crate::manipulation::Grab;
 use crate::scene::Assembly;
-use crate::simulation::Simulation;
+use crate::simulation::{Simulation, min_distance};
 use bevy::prelude::*;
-use bevy::window::PrimaryWindow;
+use mockup_ccd::Pose;
 
 pub struct StatusPlugin;
 
-/// True while the pointer is over a UI panel: picking and the camera then ignore it.
-#[derive(Resource, Default)]
-pub struct PointerOverUi(pub bool);
-
-#[derive(Resource, Default)]
-struct Smoothed {
-    frame: f32,
-    since_update: f32,
+#[derive(Resource, Default, Debug)]
+pub struct Status {
+    /// Seconds per frame, smoothed.
+    pub frame: f32,
+    /// The selected part's smallest distance to another visible part, and which.
+    pub min_distance: Option<(f64, usize)>,
+    /// What `min_distance` was computed for: scene, part, poses, visibility.
+    key: Option<(u64, usize, Vec<Pose>, Vec<bool>)>,
 }
 
 impl Plugin for StatusPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<PointerOverUi>().init_resource::<Smoothed>().add_systems(Update, update_title);
+        app.init_resource::<Status>().add_systems(Update, (frame_time, distance).after(crate::simulation::Step));
     }
 }
 
-fn update_title(
-    time: Res<Time>,
-    mut smoothed: ResMut<Smoothed>,
-    sim: Res<Simulation>,
-    assembly: Res<Assembly>,
-    mut window: Single<&mut Window, With<PrimaryWindow>>,
-) {
+fn frame_time(time: Res<Time>, mut status: ResMut<Status>) {
     let dt = time.delta_secs();
-    smoothed.frame = if smoothed.frame == 0.0 { dt } else { 0.9 * smoothed.frame + 0.1 * dt };
-    smoothed.since_update += dt;
-    if smoothed.since_update < 0.25 {
+    status.frame = if status.frame == 0.0 { dt } else { 0.9 * status.frame + 0.1 * dt };
+}
+
+/// Recomputed when the selection, a pose or a visibility changed, and not during a drag
+/// (then the step's own contacts give it).
+fn distance(mut status: ResMut<Status>, grab: Res<Grab>, sim: Res<Simulation>, assembly: Res<Assembly>) {
+    let Some(part) = grab.selected else {
+        status.min_distance = None;
+        status.key = None;
+        return;
+    };
+    if grab.active() {
         return;
     }
-    smoothed.since_update = 0.0;
-    let mut text = format!("{} — frame {:.1} ms", assembly.title, smoothed.frame * 1e3);
-    if let Some(r) = &sim.last {
-        text += &format!(
-            " · CCD {:.2} ms · solver {:.3} ms · {} contacts · {} BV tests",
-            r.ccd_time.as_secs_f64() * 1e3,
-            r.solver_time.as_secs_f64() * 1e3,
-            r.contacts,
-            r.counters.bv_tests
-        );
-        if let Some(d) = r.min_distance {
-            text += &format!(" · min distance {d:.5}");
-        }
+    let key = (assembly.generation, part, sim.poses(), assembly.parts().iter().map(|p| p.visible).collect());
+    if status.key.as_ref() == Some(&key) {
+        return;
     }
-    if window.title != text {
-        window.title = text;
-    }
+    status.min_distance = min_distance(&sim, &assembly, part);
+    status.key = Some(key);
 }

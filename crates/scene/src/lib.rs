@@ -5,6 +5,7 @@ pub mod document;
 pub mod embedded;
 pub mod load;
 pub mod obj;
+pub mod save_as;
 pub mod source;
 
 pub use document::{

@@ -1,0 +1,229 @@
+//! `mockup --e2e OUT.ppm`: the end-to-end check in a real window. It opens the built-in
+//! `car_door`, grabs the door and pushes it into the body through the same pointer path a
+//! mouse uses, then takes screenshots until the pipelines are ready (the first frames are
+//! black, and each pipeline compiles in the background): one with the contact markers shown,
+//! once they appear, and one with them hidden. It writes the first to OUT.ppm, prints what it measured, and exits with success only when the image is not
+//! blank and the markers added yellow pixels.
+
+use crate::camera::Orbit;
+use crate::contacts::ShowContacts;
+use crate::manipulation::{ButtonState, PointerInput, pick};
+use crate::scene::Assembly;
+use crate::simulation::Simulation;
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
+use glam::DVec3;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+pub struct ScriptPlugin {
+    pub out: PathBuf,
+}
+
+/// What a screenshot showed.
+#[derive(Clone, Debug, Default)]
+pub struct Shot {
+    pub width: u32,
+    pub height: u32,
+    /// RGB, row by row.
+    pub rgb: Vec<u8>,
+}
+
+impl Shot {
+    /// Pixels close to the contact markers' yellow.
+    pub fn yellow_pixels(&self) -> usize {
+        self.rgb.chunks_exact(3).filter(|p| is_marker_yellow(p[0], p[1], p[2])).count()
+    }
+
+    /// Distinct colours (quantised to 5 bits a channel): 1 for a blank image.
+    pub fn distinct_colours(&self) -> usize {
+        let mut seen = std::collections::HashSet::new();
+        for p in self.rgb.chunks_exact(3) {
+            seen.insert((p[0] >> 3, p[1] >> 3, p[2] >> 3));
+        }
+        seen.len()
+    }
+
+    pub fn ppm(&self) -> Vec<u8> {
+        let mut out = format!("P6\n{} {}\n255\n", self.width, self.height).into_bytes();
+        out.extend_from_slice(&self.rgb);
+        out
+    }
+}
+
+pub fn is_marker_yellow(r: u8, g: u8, b: u8) -> bool {
+    r > 200 && g > 150 && b < 110 && r as i32 - b as i32 > 120
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    WaitScene,
+    Drag(u32),
+    Settle(u32),
+    /// Screenshot with markers shown (true: until they appear), then hidden (false).
+    Shoot(bool),
+    Done,
+}
+
+#[derive(Resource)]
+struct Script {
+    out: PathBuf,
+    phase: Phase,
+    started: Instant,
+    ray: Option<(DVec3, DVec3)>,
+    captured: Arc<Mutex<Option<Shot>>>,
+    shown: Option<Shot>,
+}
+
+/// Gives up after this long (software rendering, debug build).
+const TIMEOUT: Duration = Duration::from_secs(420);
+
+impl Plugin for ScriptPlugin {
+    fn build(&self, app: &mut App) {
+        app.insert_resource(Script {
+            out: self.out.clone(),
+            phase: Phase::WaitScene,
+            started: Instant::now(),
+            ray: None,
+            captured: default(),
+            shown: None,
+        })
+        .add_systems(Update, drive.before(crate::manipulation::Gestures));
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn drive(
+    mut script: ResMut<Script>,
+    mut input: ResMut<PointerInput>,
+    mut show: ResMut<ShowContacts>,
+    assembly: Res<Assembly>,
+    sim: Res<Simulation>,
+    orbit: Single<&Orbit>,
+    mut commands: Commands,
+    mut exit: MessageWriter<AppExit>,
+) {
+    if script.started.elapsed() > TIMEOUT && script.phase != Phase::Done {
+        eprintln!("e2e: timed out in phase {:?}", script.phase);
+        exit.write(AppExit::error());
+        script.phase = Phase::Done;
+        return;
+    }
+    let eye = orbit.eye().as_dvec3();
+    let forward = (orbit.target.as_dvec3() - eye).normalize();
+    let right = forward.cross(orbit.up.as_dvec3()).normalize();
+    let up = right.cross(forward);
+    let frame = |ray, left: ButtonState, wheel| PointerInput { ray, forward, right, up, left, wheel, ..default() };
+    match script.phase {
+        Phase::WaitScene => {
+            let Some(door) = assembly.parts().iter().position(|p| p.name == "door") else { return };
+            // A ray from the eye to a point of the door that nothing hides.
+            let poses = sim.poses();
+            let mesh = assembly.loaded.colliders[door].mesh();
+            let step = (mesh.triangles().len() / 200).max(1);
+            script.ray = (0..mesh.triangles().len() as u32).step_by(step).find_map(|t| {
+                let [a, b, c] = mesh.triangle_points(t);
+                let at = poses[door].transform_point((a + b + c) / 3.0);
+                let dir = (at - eye).normalize();
+                (pick(&assembly, &poses, eye, dir).map(|(p, _)| p) == Some(door)).then_some((eye, dir))
+            });
+            if script.ray.is_none() {
+                eprintln!("e2e: no visible point of the door");
+                exit.write(AppExit::error());
+                script.phase = Phase::Done;
+                return;
+            }
+            *input = frame(script.ray, ButtonState { pressed: true, just_pressed: true }, 0.0);
+            script.phase = Phase::Drag(0);
+        }
+        Phase::Drag(k) => {
+            // Push away from the camera, into the body: 40 frames × 0.5 line.
+            *input = frame(script.ray, ButtonState { pressed: true, just_pressed: false }, 0.5);
+            script.phase = if k < 40 { Phase::Drag(k + 1) } else { Phase::Settle(0) };
+        }
+        Phase::Settle(k) => {
+            *input = frame(script.ray, ButtonState::default(), 0.0);
+            if k == 0 {
+                let contacts = sim.world.contacts().len();
+                println!("e2e: door pushed in; {contacts} contacts");
+                if contacts == 0 {
+                    eprintln!("e2e: the drag made no contact");
+                    exit.write(AppExit::error());
+                    script.phase = Phase::Done;
+                    return;
+                }
+            }
+            // Let the pipelines compile before the first screenshot.
+            if k >= 30 {
+                request(&mut commands, &script.captured);
+                script.phase = Phase::Shoot(true);
+            } else {
+                script.phase = Phase::Settle(k + 1);
+            }
+        }
+        Phase::Shoot(shown) => {
+            *input = frame(script.ray, ButtonState::default(), 0.0);
+            let Some(shot) = script.captured.lock().ok().and_then(|mut c| c.take()) else { return };
+            if shown {
+                // Not blank, and the markers drawn: every pipeline they need is ready (they
+                // compile one by one, in the background).
+                if shot.distinct_colours() < 8 || shot.yellow_pixels() == 0 {
+                    request(&mut commands, &script.captured);
+                    return;
+                }
+                script.shown = Some(shot);
+                show.0 = false;
+                request(&mut commands, &script.captured);
+                script.phase = Phase::Shoot(false);
+                return;
+            }
+            let shown = script.shown.take().unwrap_or_default();
+            let (before, after) = (shot.yellow_pixels(), shown.yellow_pixels());
+            println!(
+                "e2e: {}x{}, {} distinct colours; yellow pixels {after} with the markers shown, {before} hidden",
+                shown.width,
+                shown.height,
+                shown.distinct_colours()
+            );
+            if let Err(e) = std::fs::write(&script.out, shown.ppm()) {
+                eprintln!("e2e: {}: {e}", script.out.display());
+                exit.write(AppExit::error());
+            } else if after > before + 20 {
+                exit.write(AppExit::Success);
+            } else {
+                eprintln!("e2e: the contact markers are not visible");
+                exit.write(AppExit::error());
+            }
+            script.phase = Phase::Done;
+        }
+        Phase::Done => {}
+    }
+}
+
+fn request(commands: &mut Commands, slot: &Arc<Mutex<Option<Shot>>>) {
+    let slot = slot.clone();
+    commands.spawn(Screenshot::primary_window()).observe(move |captured: On<ScreenshotCaptured>| {
+        if let Some(shot) = to_rgb(&captured.image)
+            && let Ok(mut s) = slot.lock()
+        {
+            *s = Some(shot);
+        }
+    });
+}
+
+/// RGBA or BGRA, 8 bits a channel, to RGB.
+fn to_rgb(image: &Image) -> Option<Shot> {
+    use bevy::render::render_resource::TextureFormat as F;
+    let data = image.data.as_ref()?;
+    let bgra = match image.texture_descriptor.format {
+        F::Bgra8Unorm | F::Bgra8UnormSrgb => true,
+        F::Rgba8Unorm | F::Rgba8UnormSrgb => false,
+        other => {
+            eprintln!("e2e: screenshot format {other:?} not handled");
+            return None;
+        }
+    };
+    let rgb = data.chunks_exact(4).flat_map(|p| if bgra { [p[2], p[1], p[0]] } else { [p[0], p[1], p[2]] }).collect();
+    Some(Shot { width: image.width(), height: image.height(), rgb })
+}

@@ -1,0 +1,316 @@
+//! Headless (MinimalPlugins) tests of the pointer → solver bridge, undo, files and drag
+//! paths, with synthetic pointer events: no window, no GPU.
+
+use bevy::prelude::*;
+use glam::DVec3;
+use mockup::files::{Answer, FileCommand, Files, Origin, PathChosen, Purpose};
+use mockup::history::Edit;
+use mockup::manipulation::{ButtonState, Grab, PointerInput};
+use mockup::paths::{DragPath, PathCommand};
+use mockup::simulation::Simulation;
+use mockup_ccd::{Collider, MeshBuilder, Pose};
+use mockup_scene::{LoadedScene, PartDocument, PoseDocument, SCENE_VERSION, SceneDocument};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// A unit cube (movable, at the origin) and a wall (fixed) filling 2 ≤ x ≤ 3.
+fn cube_and_wall() -> LoadedScene {
+    let cube = MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::splat(0.5)).build().unwrap();
+    let wall = MeshBuilder::new()
+        .cuboid(Pose::from_translation(DVec3::new(2.5, 0.0, 0.0)), DVec3::new(0.5, 10.0, 10.0))
+        .build()
+        .unwrap();
+    let part = |name: &str, fixed| PartDocument {
+        name: name.into(),
+        mesh: format!("/nowhere/{name}.obj"),
+        object: None,
+        pose: PoseDocument::default(),
+        fixed,
+        color: [0.5, 0.5, 0.5],
+        visible: true,
+    };
+    LoadedScene {
+        document: SceneDocument {
+            version: SCENE_VERSION,
+            size: Some(10.0),
+            parts: vec![part("cube", false), part("wall", true)],
+            solver: Default::default(),
+            camera: None,
+        },
+        colliders: vec![Arc::new(Collider::new(cube)), Arc::new(Collider::new(wall))],
+        size: 10.0,
+        warnings: Vec::new(),
+        parse_time: Default::default(),
+        build_time: Default::default(),
+    }
+}
+
+fn app_with(scene: LoadedScene) -> App {
+    // No recent-files list written into the user's configuration.
+    unsafe {
+        std::env::set_var("MOCKUP_CONFIG_DIR", std::env::temp_dir().join(format!("mockup-cfg-{}", std::process::id())))
+    };
+    let mut app = mockup::headless();
+    mockup::install_now(&mut app, scene, Origin::Obj(PathBuf::from("/nowhere/cube.obj")));
+    app
+}
+
+/// The camera looks down −z; the pointer's ray comes straight down through (x, y).
+fn pointer(x: f64, y: f64, left: ButtonState) -> PointerInput {
+    PointerInput {
+        ray: Some((DVec3::new(x, y, 10.0), -DVec3::Z)),
+        forward: -DVec3::Z,
+        right: DVec3::X,
+        up: DVec3::Y,
+        left,
+        ..default()
+    }
+}
+
+const PRESS: ButtonState = ButtonState { pressed: true, just_pressed: true };
+const HOLD: ButtonState = ButtonState { pressed: true, just_pressed: false };
+const UP: ButtonState = ButtonState { pressed: false, just_pressed: false };
+
+fn frame(app: &mut App, input: PointerInput) {
+    *app.world_mut().resource_mut::<PointerInput>() = input;
+    app.update();
+}
+
+/// Presses on the cube's top at the origin and drags the pointer along `to` (frames), then
+/// releases.
+fn drag(app: &mut App, to: &[(f64, f64)]) {
+    frame(app, pointer(0.0, 0.0, PRESS));
+    for &(x, y) in to {
+        frame(app, pointer(x, y, HOLD));
+    }
+    frame(app, pointer(to.last().map_or(0.0, |p| p.0), to.last().map_or(0.0, |p| p.1), UP));
+}
+
+fn cube_pose(app: &App) -> Pose {
+    app.world().resource::<Simulation>().world.bodies()[0].pose
+}
+
+fn ramp(from: (f64, f64), to: (f64, f64), n: usize) -> Vec<(f64, f64)> {
+    (1..=n)
+        .map(|k| {
+            let t = k as f64 / n as f64;
+            (from.0 + (to.0 - from.0) * t, from.1 + (to.1 - from.1) * t)
+        })
+        .collect()
+}
+
+fn no_interpenetration(app: &App) {
+    assert!(app.world().resource::<Simulation>().world.intersecting_pairs().is_empty());
+}
+
+#[test]
+fn a_drag_into_a_wall_stops_at_contact() {
+    let mut app = app_with(cube_and_wall());
+    drag(&mut app, &ramp((0.0, 0.0), (5.0, 0.0), 30));
+    let p = cube_pose(&app).translation;
+    let s = *app.world().resource::<Simulation>().world.settings();
+    // The cube's face (x + 0.5) stops within εb of the wall at x = 2.
+    assert!(p.x + 0.5 < 2.0 && p.x + 0.5 > 2.0 - s.breaking, "stopped at {p:?}");
+    assert!(p.y.abs() < 1e-6 && p.z.abs() < 1e-6, "{p:?}");
+    assert!(!app.world().resource::<Simulation>().world.contacts().is_empty());
+    no_interpenetration(&app);
+}
+
+#[test]
+fn sliding_follows_the_wall() {
+    let mut app = app_with(cube_and_wall());
+    // Into the wall first, then along it: the pointer asks for x = 5, y = 3.
+    let mut path = ramp((0.0, 0.0), (5.0, 0.0), 20);
+    path.extend(ramp((5.0, 0.0), (5.0, 3.0), 30));
+    drag(&mut app, &path);
+    let p = cube_pose(&app).translation;
+    let s = *app.world().resource::<Simulation>().world.settings();
+    assert!(p.x + 0.5 < 2.0 && p.x + 0.5 > 2.0 - s.breaking, "left the wall: {p:?}");
+    assert!((p.y - 3.0).abs() < 1e-3, "did not slide to y = 3: {p:?}");
+    no_interpenetration(&app);
+}
+
+#[test]
+fn undo_restores_the_pose_and_redo_the_drag() {
+    let mut app = app_with(cube_and_wall());
+    drag(&mut app, &ramp((0.0, 0.0), (1.0, 1.0), 10));
+    let moved = cube_pose(&app);
+    assert!((moved.translation - DVec3::new(1.0, 1.0, 0.0)).length() < 1e-6, "{moved:?}");
+    // A click that moves nothing adds no step.
+    drag(&mut app, &[]);
+    app.world_mut().write_message(Edit::Undo);
+    app.update();
+    assert_eq!(cube_pose(&app), Pose::IDENTITY);
+    app.world_mut().write_message(Edit::Redo);
+    app.update();
+    assert_eq!(cube_pose(&app), moved);
+}
+
+#[test]
+fn properties_have_undo_and_a_fixed_part_does_not_move() {
+    let mut app = app_with(cube_and_wall());
+    app.world_mut().write_message(Edit::Fixed(0, true));
+    app.world_mut().write_message(Edit::Color(0, [1.0, 0.0, 0.0]));
+    app.update();
+    // Two colour changes in a row are one step.
+    app.world_mut().write_message(Edit::Color(0, [0.0, 1.0, 0.0]));
+    app.update();
+    drag(&mut app, &ramp((0.0, 0.0), (1.0, 0.0), 5));
+    assert_eq!(cube_pose(&app), Pose::IDENTITY, "a fixed part was dragged");
+    assert_eq!(app.world().resource::<Grab>().selected, Some(0), "a fixed part can still be selected");
+    app.world_mut().write_message(Edit::Undo);
+    app.update();
+    let parts = &app.world().resource::<mockup::scene::Assembly>().loaded.document.parts;
+    assert_eq!(parts[0].color, [0.5, 0.5, 0.5]);
+    assert!(parts[0].fixed);
+    app.world_mut().write_message(Edit::Undo);
+    app.update();
+    assert!(!app.world().resource::<mockup::scene::Assembly>().loaded.document.parts[0].fixed);
+    drag(&mut app, &ramp((0.0, 0.0), (1.0, 0.0), 5));
+    assert!((cube_pose(&app).translation.x - 1.0).abs() < 1e-6);
+}
+
+#[test]
+fn the_pointer_over_a_panel_grabs_nothing() {
+    let mut app = app_with(cube_and_wall());
+    let mut press = pointer(0.0, 0.0, PRESS);
+    press.over_ui = true;
+    frame(&mut app, press);
+    for (x, y) in ramp((0.0, 0.0), (1.0, 0.0), 5) {
+        frame(&mut app, pointer(x, y, HOLD));
+    }
+    assert_eq!(cube_pose(&app), Pose::IDENTITY);
+    assert!(app.world().resource::<Grab>().selected.is_none());
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mockup-app-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Updates until the load task is done (it runs on another thread).
+fn wait_loaded(app: &mut App) {
+    for _ in 0..2000 {
+        app.update();
+        if app.world().resource::<Files>().loading.is_none() {
+            app.update();
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    panic!("the load did not finish");
+}
+
+#[test]
+fn unsaved_changes_prompt_and_save_as_then_reopen_keeps_the_poses() {
+    let dir = temp_dir("save");
+    let mut app = mockup::headless();
+    // Open the built-in scene on a task, as the app does.
+    mockup::files::start_load(&mut app.world_mut().resource_mut::<Files>(), Origin::BuiltIn);
+    wait_loaded(&mut app);
+    let door = {
+        let a = app.world().resource::<mockup::scene::Assembly>();
+        a.parts().iter().position(|p| p.name == "door").unwrap()
+    };
+    assert!(!unsaved(&app));
+    // Move the door outboard (+y), away from everything, directly through the solver.
+    let start = app.world().resource::<Simulation>().world.bodies()[door].pose;
+    let target = Pose::new(start.rotation, start.translation + DVec3::new(0.0, 0.3, 0.0));
+    app.world_mut().resource_mut::<Simulation>().request = Some((door, target));
+    app.update();
+    assert!(unsaved(&app));
+    // Open and Quit wait for an answer.
+    app.world_mut().write_message(FileCommand::OpenBuiltIn);
+    app.update();
+    assert_eq!(app.world().resource::<Files>().confirm, Some(FileCommand::OpenBuiltIn));
+    answer(&mut app, Answer::Cancel);
+    assert!(app.world().resource::<Files>().loading.is_none());
+    app.world_mut().write_message(FileCommand::Quit);
+    app.update();
+    assert_eq!(app.world().resource::<Files>().confirm, Some(FileCommand::Quit));
+    answer(&mut app, Answer::Cancel);
+    // Save (the built-in scene has no file: it asks where), typed path.
+    let file = dir.join("door.ron");
+    app.world_mut().write_message(PathChosen(Purpose::Open, PathBuf::new())); // ignored by paths
+    app.world_mut().write_message(FileCommand::SaveTo(file.clone()));
+    app.update();
+    assert!(app.world().resource::<Files>().errors.is_empty(), "{:?}", app.world().resource::<Files>().errors);
+    assert!(!unsaved(&app));
+    assert_eq!(app.world().resource::<Files>().origin, Origin::Scene(file.clone()));
+    let moved = app.world().resource::<Simulation>().world.bodies()[door].pose;
+    // Reopen it: the door is where it was saved.
+    app.world_mut().write_message(FileCommand::OpenPath(file.clone()));
+    app.update();
+    wait_loaded(&mut app);
+    let again = app.world().resource::<Simulation>().world.bodies()[door].pose;
+    assert!((again.translation - moved.translation).length() < 1e-12, "{again:?} vs {moved:?}");
+    assert!(again.rotation.dot(moved.rotation).abs() > 1.0 - 1e-12);
+    assert!(app.world().resource::<Files>().recent.first().is_some_and(|p| p.ends_with("door.ron")));
+}
+
+fn unsaved(app: &App) -> bool {
+    let w = app.world();
+    w.resource::<Files>().unsaved(w.resource::<mockup::scene::Assembly>(), w.resource::<Simulation>())
+}
+
+fn answer(app: &mut App, a: Answer) {
+    app.world_mut()
+        .run_system_once(move |mut files: ResMut<Files>, mut w: MessageWriter<FileCommand>| {
+            mockup::files::answer_unsaved(&mut files, a, &mut w)
+        })
+        .unwrap();
+    app.update();
+}
+
+use bevy::ecs::system::RunSystemOnce;
+
+#[test]
+fn a_missing_file_is_an_error_dialog_not_a_panic() {
+    let mut app = app_with(cube_and_wall());
+    app.world_mut().write_message(FileCommand::OpenPath(PathBuf::from("/no/such/scene.ron")));
+    app.update();
+    wait_loaded(&mut app);
+    let files = app.world().resource::<Files>();
+    assert_eq!(files.errors.len(), 1);
+    assert!(files.errors[0].contains("/no/such/scene.ron"), "{}", files.errors[0]);
+    // The open scene is still there.
+    assert_eq!(app.world().resource::<mockup::scene::Assembly>().parts().len(), 2);
+}
+
+#[test]
+fn a_recorded_path_replays_to_the_same_place_and_round_trips_through_a_file() {
+    let mut app = app_with(cube_and_wall());
+    app.world_mut().write_message(PathCommand::Record);
+    app.update();
+    let mut path = ramp((0.0, 0.0), (5.0, 0.0), 15);
+    path.extend(ramp((5.0, 0.0), (5.0, -2.0), 15));
+    drag(&mut app, &path);
+    app.world_mut().write_message(PathCommand::Stop);
+    app.update();
+    let end = cube_pose(&app);
+    let recorded = app.world().resource::<DragPath>().targets.clone();
+    // The press frame asks for the start pose, then one target per frame.
+    assert_eq!(recorded.len(), path.len() + 1);
+    assert_eq!(recorded[0], Pose::IDENTITY);
+    // Back to the start, then replay: the same targets through the same solver.
+    app.world_mut().write_message(Edit::Undo);
+    app.update();
+    assert_eq!(cube_pose(&app), Pose::IDENTITY);
+    app.world_mut().write_message(PathCommand::Replay);
+    for _ in 0..recorded.len() + 3 {
+        app.update();
+    }
+    assert!(app.world().resource::<DragPath>().replaying.is_none());
+    let replayed = cube_pose(&app);
+    assert!((replayed.translation - end.translation).length() < 1e-9, "{replayed:?} vs {end:?}");
+    no_interpenetration(&app);
+    // Save and load.
+    let file = temp_dir("path").join("drag.ron");
+    mockup::paths::save(&recorded, &file).unwrap();
+    assert_eq!(mockup::paths::load(&file).unwrap(), recorded);
+    std::fs::write(&file, "[(translation: (0, 0, 0), rotation: (0, 0, 0, 1)),\n (translation: (1, 2)").unwrap();
+    let e = mockup::paths::load(&file).unwrap_err();
+    assert!(e.contains("drag.ron:2:"), "{e}");
+}
