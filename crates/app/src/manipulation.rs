@@ -158,6 +158,18 @@ pub fn pick(assembly: &Assembly, poses: &[Pose], origin: DVec3, dir: DVec3) -> O
     best
 }
 
+/// A ray from `eye` that reaches `part` before anything else (through one of a couple of
+/// hundred of its triangles' centroids), for scripted drags.
+pub fn ray_to_part(assembly: &Assembly, poses: &[Pose], eye: DVec3, part: usize) -> Option<(DVec3, DVec3)> {
+    let mesh = assembly.loaded.colliders.get(part)?.mesh();
+    let step = (mesh.triangles().len() / 200).max(1);
+    (0..mesh.triangles().len() as u32).step_by(step).find_map(|t| {
+        let [a, b, c] = mesh.triangle_points(t);
+        let dir = (poses[part].transform_point((a + b + c) / 3.0) - eye).normalize();
+        (pick(assembly, poses, eye, dir).map(|(p, _)| p) == Some(part)).then_some((eye, dir))
+    })
+}
+
 fn press(
     input: Res<PointerInput>,
     assembly: Res<Assembly>,

@@ -7,7 +7,7 @@
 
 use crate::camera::Orbit;
 use crate::contacts::ShowContacts;
-use crate::manipulation::{ButtonState, PointerInput, pick};
+use crate::manipulation::{ButtonState, PointerInput, ray_to_part};
 use crate::scene::Assembly;
 use crate::simulation::Simulation;
 use bevy::prelude::*;
@@ -118,16 +118,7 @@ fn drive(
     match script.phase {
         Phase::WaitScene => {
             let Some(door) = assembly.parts().iter().position(|p| p.name == "door") else { return };
-            // A ray from the eye to a point of the door that nothing hides.
-            let poses = sim.poses();
-            let mesh = assembly.loaded.colliders[door].mesh();
-            let step = (mesh.triangles().len() / 200).max(1);
-            script.ray = (0..mesh.triangles().len() as u32).step_by(step).find_map(|t| {
-                let [a, b, c] = mesh.triangle_points(t);
-                let at = poses[door].transform_point((a + b + c) / 3.0);
-                let dir = (at - eye).normalize();
-                (pick(&assembly, &poses, eye, dir).map(|(p, _)| p) == Some(door)).then_some((eye, dir))
-            });
+            script.ray = ray_to_part(&assembly, &sim.poses(), eye, door);
             if script.ray.is_none() {
                 eprintln!("e2e: no visible point of the door");
                 exit.write(AppExit::error());
