@@ -203,9 +203,16 @@ impl Files {
 
     /// Starts choosing a path.
     pub fn choose(&mut self, purpose: Purpose) {
-        let typed = (!self.native_dialogs).then(String::new);
-        let native = self.native_dialogs.then(|| (native_dialog(purpose), Instant::now()));
+        let native = self.native_dialogs && session_bus();
+        let typed = (!native).then(String::new);
+        let native = native.then(|| (native_dialog(purpose), Instant::now()));
         self.chooser = Some(Chooser { purpose, native, typed });
+    }
+
+    /// The chooser closed with nothing chosen: whatever waited on a save waits no more.
+    pub fn cancel_choice(&mut self) {
+        self.chooser = None;
+        self.after_save = None;
     }
 
     /// The user wants to type the path (the native dialog, if any, is left to time out).
@@ -254,7 +261,14 @@ fn native_dialog(purpose: Purpose) -> Task<Option<PathBuf>> {
 }
 
 /// A native dialog that answers "nothing chosen" this fast never showed: there is no portal.
-const NO_PORTAL: Duration = Duration::from_millis(400);
+const NO_PORTAL: Duration = Duration::from_millis(1500);
+
+/// The desktop portal is reached over the D-Bus session bus: without one there is no dialog
+/// to wait for (Xvfb, a bare X server, a container), and the path is typed at once.
+fn session_bus() -> bool {
+    std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some_and(|a| !a.is_empty())
+        || std::env::var_os("XDG_RUNTIME_DIR").is_some_and(|d| std::path::Path::new(&d).join("bus").exists())
+}
 
 impl Plugin for FilesPlugin {
     fn build(&self, app: &mut App) {
@@ -457,7 +471,7 @@ fn poll_chooser(
             info!("no desktop file dialog answered; type the path instead");
             chooser.typed = Some(String::new());
         }
-        None if chooser.typed.is_none() => files.chooser = None,
+        None if chooser.typed.is_none() => files.cancel_choice(),
         None => {}
     }
 }
@@ -506,6 +520,7 @@ fn poll_loading(mut files: ResMut<Files>, mut pending: ResMut<PendingScene>) {
             files.opened(origin);
             pending.0 = Some(scene);
         }
-        Err(e) => files.error(format!("Could not open {}: {e}", origin.title())),
+        // The error names the file (and line) itself.
+        Err(e) => files.error(format!("Could not open the scene: {e}")),
     }
 }

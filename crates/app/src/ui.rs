@@ -510,7 +510,7 @@ fn dialogs(
             files.chooser = None;
             send_chosen(purpose, p, commands, chosen);
         } else if close {
-            files.chooser = None;
+            files.cancel_choice();
         } else if type_instead {
             files.type_path();
         }

@@ -314,3 +314,34 @@ fn a_recorded_path_replays_to_the_same_place_and_round_trips_through_a_file() {
     let e = mockup::paths::load(&file).unwrap_err();
     assert!(e.contains("drag.ron:2:"), "{e}");
 }
+
+#[test]
+fn save_chosen_in_the_prompt_saves_then_goes_on_and_a_cancelled_save_forgets_the_command() {
+    let dir = temp_dir("prompt");
+    let mut app = app_with(cube_and_wall());
+    app.world_mut().resource_mut::<Files>().native_dialogs = false;
+    drag(&mut app, &ramp((0.0, 0.0), (1.0, 0.0), 5));
+    assert!(unsaved(&app));
+    // Quit → Save → (imported OBJ: where?) → cancelled: nothing quits, now or later.
+    app.world_mut().write_message(FileCommand::Quit);
+    app.update();
+    answer(&mut app, Answer::Save);
+    assert_eq!(app.world().resource::<Files>().chooser.as_ref().map(|c| c.purpose), Some(Purpose::SaveAs));
+    app.world_mut().resource_mut::<Files>().cancel_choice();
+    let file = dir.join("cube.ron");
+    app.world_mut().write_message(FileCommand::SaveTo(file.clone()));
+    app.update();
+    app.update();
+    assert!(app.should_exit().is_none(), "a later save ran the cancelled Quit");
+    assert!(!unsaved(&app));
+    // Now with a file to save to: Quit → Save saves, then quits.
+    drag(&mut app, &ramp((1.0, 0.0), (0.0, 0.0), 5));
+    app.world_mut().write_message(FileCommand::Quit);
+    app.update();
+    answer(&mut app, Answer::Save);
+    app.update();
+    assert!(!unsaved(&app));
+    assert!(app.should_exit().is_some(), "Save in the prompt did not go on to Quit");
+    let saved = mockup_scene::document::read(&file).unwrap();
+    assert_eq!(saved.parts[0].pose.translation, cube_pose(&app).translation.to_array());
+}
