@@ -245,9 +245,7 @@ fn read_recent(dir: &Path) -> Vec<PathBuf> {
 fn write_recent(dir: &Path, recent: &[PathBuf]) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let text = ron::to_string(recent).map_err(std::io::Error::other)?;
-    let tmp = dir.join(format!(".recent.ron.tmp-{}", std::process::id()));
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, dir.join("recent.ron"))
+    mockup_scene::document::write_atomic(&dir.join("recent.ron"), text.as_bytes())
 }
 
 /// The desktop's file dialog on a task.

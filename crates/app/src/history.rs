@@ -3,7 +3,7 @@
 //! restores every part's pose (pushed parts too) and properties, so it returns to a
 //! configuration the solver had reached: free of interpenetration.
 
-use crate::scene::{Assembly, SceneOpened};
+use crate::scene::Assembly;
 use crate::simulation::Simulation;
 use bevy::prelude::*;
 use mockup_ccd::Pose;
@@ -118,14 +118,8 @@ impl Plugin for HistoryPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<History>()
             .add_message::<Edit>()
-            .add_systems(PreUpdate, forget_on_open.after(crate::scene::Install))
+            .add_systems(PreUpdate, crate::scene::reset_on_open::<History>.after(crate::scene::Install))
             .add_systems(Update, apply_edits.after(crate::manipulation::Gestures).before(crate::simulation::Step));
-    }
-}
-
-fn forget_on_open(mut opened: MessageReader<SceneOpened>, mut history: ResMut<History>) {
-    if opened.read().count() > 0 {
-        *history = History::default();
     }
 }
 

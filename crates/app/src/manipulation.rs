@@ -9,7 +9,7 @@
 //! keyboard and the camera ([`read_pointer`]) and tests fill with synthetic events.
 
 use crate::history::{History, snapshot};
-use crate::scene::{Assembly, SceneOpened};
+use crate::scene::Assembly;
 use crate::simulation::Simulation;
 use bevy::prelude::*;
 use glam::{DQuat, DVec2, DVec3};
@@ -109,14 +109,8 @@ impl Plugin for ManipulationPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Grab>()
             .init_resource::<PointerInput>()
-            .add_systems(PreUpdate, forget_on_open.after(crate::scene::Install))
+            .add_systems(PreUpdate, crate::scene::reset_on_open::<Grab>.after(crate::scene::Install))
             .add_systems(Update, (press, drag).chain().in_set(Gestures));
-    }
-}
-
-fn forget_on_open(mut opened: MessageReader<SceneOpened>, mut grab: ResMut<Grab>) {
-    if opened.read().count() > 0 {
-        *grab = Grab::default();
     }
 }
 

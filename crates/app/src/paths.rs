@@ -6,7 +6,7 @@
 use crate::files::{Files, PathChosen, Purpose};
 use crate::history::{History, snapshot};
 use crate::manipulation::Grab;
-use crate::scene::{Assembly, SceneOpened};
+use crate::scene::Assembly;
 use crate::simulation::Simulation;
 use bevy::prelude::*;
 use glam::DVec3;
@@ -40,7 +40,7 @@ impl Plugin for PathsPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<DragPath>()
             .add_message::<PathCommand>()
-            .add_systems(PreUpdate, forget_on_open.after(crate::scene::Install))
+            .add_systems(PreUpdate, crate::scene::reset_on_open::<DragPath>.after(crate::scene::Install))
             .add_systems(
                 Update,
                 (
@@ -51,12 +51,6 @@ impl Plugin for PathsPlugin {
                     record.after(crate::simulation::Step),
                 ),
             );
-    }
-}
-
-fn forget_on_open(mut opened: MessageReader<SceneOpened>, mut path: ResMut<DragPath>) {
-    if opened.read().count() > 0 {
-        *path = DragPath::default();
     }
 }
 
@@ -142,32 +136,13 @@ fn files(
 /// Writes the targets as a RON list of poses, atomically.
 pub fn save(targets: &[Pose], file: &Path) -> Result<(), String> {
     let docs: Vec<PoseDocument> = targets.iter().map(PoseDocument::from_pose).collect();
-    let text = ron::ser::to_string_pretty(&docs, ron::ser::PrettyConfig::default())
-        .map_err(|e| format!("{}: {e}", file.display()))?;
-    let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = file.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
-    std::fs::write(&tmp, text + "\n").and_then(|_| std::fs::rename(&tmp, file)).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("Could not save the drag path to {}: {e}", file.display())
-    })
+    mockup_scene::document::write_poses(&docs, file).map_err(|e| format!("Could not save the drag path: {e}"))
 }
 
 /// Reads a RON list of poses; errors name the file, line and column.
 pub fn load(file: &Path) -> Result<Vec<Pose>, String> {
-    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    let docs: Vec<PoseDocument> = ron::from_str(&text)
-        .map_err(|e| format!("{}:{}:{}: {}", file.display(), e.span.start.line, e.span.start.col, e.code))?;
-    docs.iter()
-        .enumerate()
-        .map(|(i, d)| {
-            let finite = d.translation.iter().chain(&d.rotation).all(|x| x.is_finite());
-            if !finite || d.rotation.iter().map(|x| x * x).sum::<f64>() < 1e-12 {
-                Err(format!("{}: pose {i} is not a finite pose with a non-zero quaternion", file.display()))
-            } else {
-                Ok(d.to_pose())
-            }
-        })
-        .collect()
+    let docs = mockup_scene::document::read_poses(file).map_err(|e| e.to_string())?;
+    Ok(docs.iter().map(PoseDocument::to_pose).collect())
 }
 
 /// One target per frame while replaying.

@@ -83,6 +83,16 @@ fn install(
     opened.write(SceneOpened);
 }
 
+/// Resets a resource when another scene opens (the selection, undo, the drag path).
+pub fn reset_on_open<T: Resource<Mutability = bevy::ecs::component::Mutable> + Default>(
+    mut opened: MessageReader<SceneOpened>,
+    mut resource: ResMut<T>,
+) {
+    if opened.read().count() > 0 {
+        *resource = T::default();
+    }
+}
+
 pub fn transform(p: &Pose) -> Transform {
     Transform { translation: p.translation.as_vec3(), rotation: p.rotation.as_quat(), scale: Vec3::ONE }
 }

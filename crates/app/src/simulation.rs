@@ -44,13 +44,7 @@ impl Simulation {
 /// The solver settings a scene document asks for (distances scaled to the scene unless it
 /// sets them).
 pub fn settings_for(scene: &LoadedScene, solver: &SolverDocument) -> SolverSettings {
-    let explicit = match solver.distances {
-        mockup_scene::Distances::Explicit { repositioning, security, breaking } => {
-            Some([repositioning, security, breaking])
-        }
-        mockup_scene::Distances::Scaled => None,
-    };
-    SolverSettings::for_scene(scene.size, explicit, solver.bm_culling, solver.max_substeps)
+    SolverSettings::for_scene(scene.size, solver.explicit_distances(), solver.bm_culling, solver.max_substeps)
 }
 
 impl Plugin for SimulationPlugin {

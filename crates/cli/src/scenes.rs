@@ -3,7 +3,7 @@
 use crate::args::{Options, UsageError};
 use crate::toi::counters_json;
 use mockup_scene::source::FileSystem;
-use mockup_scene::{LoadedScene, PoseDocument};
+use mockup_scene::LoadedScene;
 use mockup_solver::{SolverSettings, World};
 use serde_json::json;
 use std::path::Path;
@@ -87,17 +87,7 @@ pub fn replay(args: &[String]) -> Result<(), UsageError> {
     let o = Options::parse(rest, &["part", "targets"])?;
     let part = o.required("part")?;
     let targets_path = o.required("targets")?;
-    let text = std::fs::read_to_string(targets_path).map_err(|e| UsageError(format!("{targets_path}: {e}")))?;
-    let targets: Vec<PoseDocument> = ron::from_str(&text)
-        .map_err(|e| UsageError(format!("{targets_path}:{}:{}: {}", e.span.start.line, e.span.start.col, e.code)))?;
-    for (i, t) in targets.iter().enumerate() {
-        let finite = t.translation.iter().chain(&t.rotation).all(|x| x.is_finite());
-        if !finite || t.rotation.iter().map(|x| x * x).sum::<f64>() < 1e-12 {
-            return Err(UsageError(format!(
-                "{targets_path}: target {i} is not a finite pose with a non-zero quaternion"
-            )));
-        }
-    }
+    let targets = mockup_scene::document::read_poses(Path::new(targets_path)).map_err(|e| UsageError(e.to_string()))?;
     let scene = load(path)?;
     let Some(id) = scene.document.parts.iter().position(|p| p.name == part) else {
         let names: Vec<&str> = scene.document.parts.iter().map(|p| p.name.as_str()).collect();

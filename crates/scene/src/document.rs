@@ -85,6 +85,16 @@ impl Default for SolverDocument {
     }
 }
 
+impl SolverDocument {
+    /// `[εr, εs, εb]` when the document sets them (otherwise the seed's, scaled to the scene).
+    pub fn explicit_distances(&self) -> Option<[f64; 3]> {
+        match self.distances {
+            Distances::Explicit { repositioning, security, breaking } => Some([repositioning, security, breaking]),
+            Distances::Scaled => None,
+        }
+    }
+}
+
 /// The solver's εr, εs, εb.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Distances {
@@ -224,6 +234,49 @@ pub(crate) enum SaveStage {
 /// the previous file as it was.
 pub fn save(doc: &SceneDocument, path: &Path) -> Result<(), SceneError> {
     save_with(doc, path, &mut |_| Ok(()))
+}
+
+/// Writes a file atomically: a temporary file beside it, synced, then renamed over it. A
+/// failure leaves the old file as it was.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let name = path.file_name().ok_or_else(|| std::io::Error::other("not a file name"))?.to_string_lossy();
+    let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// A list of poses in RON (a drag path: the targets `mockup-cli replay` and the app's path
+/// replay send to the solver). Errors name the file, line and column, or the bad pose.
+pub fn read_poses(path: &Path) -> Result<Vec<PoseDocument>, SceneError> {
+    let text = std::fs::read_to_string(path).map_err(|e| SceneError::Io { path: path.to_path_buf(), source: e })?;
+    let poses: Vec<PoseDocument> = ron::from_str(&text).map_err(|e| parse_error(path, e))?;
+    for (i, t) in poses.iter().enumerate() {
+        let finite = t.translation.iter().chain(&t.rotation).all(|x| x.is_finite());
+        if !finite || t.rotation.iter().map(|x| x * x).sum::<f64>() < 1e-12 {
+            return Err(SceneError::Invalid {
+                path: path.to_path_buf(),
+                message: format!("target {i} is not a finite pose with a non-zero quaternion"),
+            });
+        }
+    }
+    Ok(poses)
+}
+
+/// Writes a list of poses in RON, atomically.
+pub fn write_poses(poses: &[PoseDocument], path: &Path) -> Result<(), SceneError> {
+    let io = |source| SceneError::Io { path: path.to_path_buf(), source };
+    let text = ron::ser::to_string_pretty(poses, ron::ser::PrettyConfig::default())
+        .map_err(std::io::Error::other)
+        .map_err(io)?;
+    write_atomic(path, (text + "\n").as_bytes()).map_err(io)
 }
 
 pub(crate) fn save_with(

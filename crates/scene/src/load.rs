@@ -26,12 +26,7 @@ impl LoadedScene {
     /// The solver distances `[εr, εs, εb]` the document sets, if it sets them (otherwise the
     /// seed's, scaled to `size`).
     pub fn explicit_distances(&self) -> Option<[f64; 3]> {
-        match self.document.solver.distances {
-            crate::Distances::Explicit { repositioning, security, breaking } => {
-                Some([repositioning, security, breaking])
-            }
-            crate::Distances::Scaled => None,
-        }
+        self.document.solver.explicit_distances()
     }
 }
 

@@ -97,12 +97,7 @@ fn write_new(path: &Path, bytes: &[u8]) -> Result<(), SceneError> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => return Err(io(e)),
     }
-    let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
-    let result = std::fs::write(&tmp, bytes).and_then(|_| std::fs::rename(&tmp, path));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.map_err(io)
+    document::write_atomic(path, bytes).map_err(io)
 }
 
 #[cfg(test)]
