@@ -7,6 +7,7 @@ pub mod bvh;
 mod collider;
 pub mod elementary;
 pub mod geometry;
+pub mod glide;
 pub mod mesh;
 pub mod motion;
 pub mod query;

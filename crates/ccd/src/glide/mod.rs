@@ -1,0 +1,384 @@
+//! Buss' glide-rotation collision screen (seed 002; derivations in docs/glide.md): every
+//! collision of a step between two polyhedra, in one pass, each with its properness.
+//!
+//! The relative motion is the constant-velocity screw (a glide rotation), not Redon's
+//! reparametrised one: bodies placed from a glide result must be placed with
+//! [`GlideMotion`], whose poses are the motion the screen was computed for.
+
+mod frame;
+mod pieces;
+mod resolve;
+mod screen;
+#[cfg(test)]
+mod tests;
+
+pub use frame::{Flow, GlideFrame};
+pub use screen::ScreenResolution;
+
+use crate::motion::{Pose, Screw};
+use crate::query::{Contact, ContactKind};
+use crate::{Mesh, Motion};
+use glam::DVec3;
+use pieces::{Body, Piece, pieces_of_face};
+use resolve::{Hit, Placed, Resolver, Test};
+use std::f64::consts::FRAC_PI_2;
+
+/// A mesh prepared for the glide screen: bounding sphere and, per edge, its left and right
+/// faces (walking from its first to its second vertex, seen from outside).
+#[derive(Clone, Debug)]
+pub struct GlideBody {
+    mesh: Mesh,
+    centre: DVec3,
+    radius: f64,
+    sides: Vec<[Option<u32>; 2]>,
+    /// Per triangle, the edge of each side `i → i+1`.
+    face_edges: Vec<[u32; 3]>,
+}
+
+impl GlideBody {
+    pub fn new(mesh: Mesh) -> GlideBody {
+        let (lo, hi) = mesh.bounds();
+        let centre = 0.5 * (lo + hi);
+        let radius = mesh.vertices().iter().map(|&p| (p - centre).length()).fold(0.0, f64::max);
+        let mut sides = vec![[None, None]; mesh.edges().len()];
+        let mut face_edges = Vec::with_capacity(mesh.triangles().len());
+        for (t, tri) in mesh.triangles().iter().enumerate() {
+            let mut fe = [0; 3];
+            for i in 0..3 {
+                let (u, v) = (tri[i], tri[(i + 1) % 3]);
+                let Some(&e) = mesh.triangle_edges(t as u32).iter().find(|&&e| {
+                    let [x, y] = mesh.edge(e);
+                    (x, y) == (u, v) || (x, y) == (v, u)
+                }) else {
+                    continue;
+                };
+                fe[i] = e;
+                // The triangle is on the left of the side it runs forward along.
+                let side = if mesh.edge(e)[0] == u { 0 } else { 1 };
+                sides[e as usize][side].get_or_insert(t as u32);
+            }
+            face_edges.push(fe);
+        }
+        GlideBody { mesh, centre, radius, sides, face_edges }
+    }
+
+    pub fn mesh(&self) -> &Mesh {
+        &self.mesh
+    }
+}
+
+/// Screen resolution: the paper's three presets (about 6, 12 and 24 pixels along a typical
+/// short edge, glide.md §9) or explicit values.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Resolution {
+    Low,
+    Medium,
+    High,
+    /// Pixel size (a length) and time resolution (a fraction of the step). Values that are
+    /// not positive and finite fall back to `Medium`.
+    Explicit {
+        pixel: f64,
+        time: f64,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GlideOptions {
+    pub resolution: Resolution,
+    /// Collisions less proper than this are dropped (seed §9: −0.1).
+    pub properness_threshold: f64,
+}
+
+impl Default for GlideOptions {
+    fn default() -> Self {
+        GlideOptions { resolution: Resolution::Medium, properness_threshold: -0.1 }
+    }
+}
+
+/// One collision of the step.
+#[derive(Clone, Copy, Debug)]
+pub struct GlideCollision {
+    /// Time, world point and normal (from B toward A, as [`Contact`] has it), features.
+    pub contact: Contact,
+    /// ≥ 0: the surfaces do not overlap near the contact (a true first contact); < 0: the
+    /// contact is already partly inside (glide.md §7).
+    pub properness: f64,
+}
+
+/// What one call did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GlideCounters {
+    /// Sub-steps the step was cut into (rotations above π/2 are split).
+    pub sub_steps: u32,
+    /// Sub-steps ended by the bounding-sphere test.
+    pub early_outs: u32,
+    /// Projected face pieces (facing clipped, doppeled).
+    pub pieces: usize,
+    /// Pixel records (edge runs, vertices, row crossings).
+    pub records: usize,
+    /// Potential collisions from the screen (VF, FV, EE, EV, VE, VV).
+    pub candidates: usize,
+    /// Exact VF, FV and EE tests they expanded to.
+    pub tests: usize,
+}
+
+#[derive(Clone, Debug)]
+pub struct GlideReport {
+    /// Collisions at or above the properness threshold, by time.
+    pub collisions: Vec<GlideCollision>,
+    pub counters: GlideCounters,
+    /// The resolution used in the last sub-step that reached the screen.
+    pub resolution: Option<ScreenResolution>,
+    pub motion: GlideMotion,
+}
+
+impl GlideReport {
+    /// The earliest collision with properness ≥ 0.
+    pub fn first_proper(&self) -> Option<&GlideCollision> {
+        self.collisions.iter().find(|c| c.properness >= 0.0)
+    }
+}
+
+/// The motion the glide screen computes for: A turns along its own constant-velocity screw,
+/// and B relative to A along the glide rotation Ω (glide.md §3).
+#[derive(Clone, Copy, Debug)]
+pub struct GlideMotion {
+    a0: Pose,
+    a_screw: Screw,
+    frame: GlideFrame,
+}
+
+impl GlideMotion {
+    pub fn new(motion_a: &Motion, motion_b: &Motion) -> GlideMotion {
+        let a0 = motion_a.from.normalized();
+        let a_screw = Screw::from_displacement(&(motion_a.to.normalized() * a0.inverse()));
+        let frame = GlideFrame::new(a0, motion_a.to, motion_b.from, motion_b.to, [DVec3::ZERO; 2]);
+        GlideMotion { a0, a_screw, frame }
+    }
+
+    pub fn pose_a_at(&self, s: f64) -> Pose {
+        self.a_screw.helix_at(s) * self.a0
+    }
+
+    pub fn pose_b_at(&self, s: f64) -> Pose {
+        let flowed = Pose::new(
+            glam::DQuat::from_rotation_y(self.frame.theta() * s),
+            DVec3::new(0.0, self.frame.glide() * s, 0.0),
+        );
+        self.pose_a_at(s) * self.frame.to_glide.inverse() * flowed * self.frame.b_start
+    }
+}
+
+/// Every collision between `a` and `b` over one step, with its properness (seed 002 §9). `a`
+/// is the body whose frame the screen is built in; both may move.
+pub fn glide_collisions(
+    a: &GlideBody,
+    motion_a: &Motion,
+    b: &GlideBody,
+    motion_b: &Motion,
+    opts: &GlideOptions,
+) -> GlideReport {
+    run(a, motion_a, b, motion_b, opts, Pairs::Screen)
+}
+
+/// The same collisions found without the screen: every VF, FV and EE pair is tested exactly.
+/// Quadratic; the reference the screen is tested against.
+pub fn glide_collisions_all_pairs(
+    a: &GlideBody,
+    motion_a: &Motion,
+    b: &GlideBody,
+    motion_b: &Motion,
+    opts: &GlideOptions,
+) -> GlideReport {
+    run(a, motion_a, b, motion_b, opts, Pairs::All)
+}
+
+/// Where the feature pairs to test come from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pairs {
+    Screen,
+    All,
+}
+
+fn run(
+    a: &GlideBody,
+    motion_a: &Motion,
+    b: &GlideBody,
+    motion_b: &Motion,
+    opts: &GlideOptions,
+    pairs: Pairs,
+) -> GlideReport {
+    let motion = GlideMotion::new(motion_a, motion_b);
+    let pieces_needed = (motion.frame.theta() / FRAC_PI_2).ceil().max(1.0) as u32;
+    let mut report =
+        GlideReport { collisions: Vec::new(), counters: GlideCounters::default(), resolution: None, motion };
+    for k in 0..pieces_needed {
+        let (s0, s1) = (k as f64 / pieces_needed as f64, (k + 1) as f64 / pieces_needed as f64);
+        let (a0, a1) = (motion.pose_a_at(s0), motion.pose_a_at(s1));
+        let (b0, b1) = (motion.pose_b_at(s0), motion.pose_b_at(s1));
+        report.counters.sub_steps += 1;
+        let hits = one_step(a, b, [a0, a1, b0, b1], opts, pairs, &mut report);
+        for (hit, to_local) in hits {
+            let s = s0 + hit.time * (s1 - s0);
+            let pose_a = motion.pose_a_at(s);
+            let kind = match hit.test {
+                Test::FaceVertex(..) => ContactKind::FaceVertex,
+                Test::VertexFace(..) => ContactKind::VertexFace,
+                Test::EdgeEdge(..) => ContactKind::EdgeEdge,
+            };
+            let (feature_a, feature_b) = match hit.test {
+                Test::FaceVertex(x, y) | Test::VertexFace(x, y) | Test::EdgeEdge(x, y) => (x, y),
+            };
+            report.collisions.push(GlideCollision {
+                contact: Contact {
+                    time: s,
+                    point: pose_a.transform_point(to_local.transform_point(hit.point)),
+                    normal: -pose_a.transform_vector(to_local.transform_vector(hit.normal)),
+                    kind,
+                    feature_a,
+                    feature_b,
+                },
+                properness: hit.properness,
+            });
+        }
+    }
+    report
+}
+
+/// One sub-step with `θ ≤ π/2`; hits in glide coordinates with the map back to A-local.
+fn one_step(
+    a: &GlideBody,
+    b: &GlideBody,
+    [a0, a1, b0, b1]: [Pose; 4],
+    opts: &GlideOptions,
+    pairs: Pairs,
+    report: &mut GlideReport,
+) -> Vec<(Hit, Pose)> {
+    let frame = GlideFrame::new(a0, a1, b0, b1, [a.centre, b.centre]);
+    if frame.flow == Flow::Still {
+        return Vec::new();
+    }
+    let to_local = frame.to_glide.inverse();
+    // Bounding spheres (seed §9 step 1): the flow keeps r and moves y by g s.
+    let (ca, cb) = (frame.to_glide.transform_point(a.centre), frame.b_start.transform_point(b.centre));
+    let g = frame.glide();
+    let y_apart = cb.y + b.radius + g.max(0.0) < ca.y - a.radius || cb.y - b.radius + g.min(0.0) > ca.y + a.radius;
+    let r_apart = match frame.flow {
+        Flow::Glide { .. } => (ca.x.hypot(ca.z) - cb.x.hypot(cb.z)).abs() > a.radius + b.radius,
+        _ => (ca.x - cb.x).hypot(ca.z - cb.z) > a.radius + b.radius,
+    };
+    if pairs == Pairs::Screen && (y_apart || r_apart) {
+        report.counters.early_outs += 1;
+        return Vec::new();
+    }
+    let scale = a.radius + b.radius + (ca - cb).length();
+    let pa = place(a, frame.to_glide);
+    let pb = place(b, frame.b_start);
+    let tests = match pairs {
+        Pairs::Screen => {
+            let mut pieces: Vec<Piece> = Vec::new();
+            for (body, placed, prepared) in [(Body::A, &pa, a), (Body::B, &pb, b)] {
+                for t in 0..placed.mesh.triangles().len() as u32 {
+                    if placed.mesh.is_degenerate(t) {
+                        continue;
+                    }
+                    let tri = placed.mesh.triangle(t);
+                    let corners = tri.map(|i| placed.pts[i as usize]);
+                    pieces_of_face(&frame, body, t, corners, tri, prepared.face_edges[t as usize], &mut pieces);
+                }
+            }
+            report.counters.pieces += pieces.len();
+            if pieces.is_empty() {
+                return Vec::new();
+            }
+            let spheres = [(ca, a.radius), (cb, b.radius)];
+            let res = resolution(&frame, &pieces, &pa, &pb, opts.resolution, spheres);
+            report.resolution = Some(res);
+            let screen = screen::scan(&frame, &pieces, res);
+            report.counters.records += screen.records;
+            report.counters.candidates += screen.candidates.len();
+            resolve::expand(&screen.candidates, &pa, &pb)
+        }
+        Pairs::All => resolve::all_pairs(&pa, &pb),
+    };
+    report.counters.tests += tests.len();
+    let resolver = Resolver { frame: &frame, a: &pa, b: &pb, tol: 1e-9 * scale };
+    let mut hits = Vec::new();
+    for &test in &tests {
+        resolver.run(test, &mut hits);
+    }
+    merge(&mut hits, 1e-7 * scale);
+    hits.retain(|h| h.properness >= opts.properness_threshold);
+    hits.into_iter().map(|h| (h, to_local)).collect()
+}
+
+/// A body's vertices and face normals in glide coordinates.
+fn place(body: &GlideBody, pose: Pose) -> Placed<'_> {
+    Placed {
+        mesh: &body.mesh,
+        pts: body.mesh.vertices().iter().map(|&p| pose.transform_point(p)).collect(),
+        normals: (0..body.mesh.triangles().len() as u32).map(|t| pose.transform_vector(body.mesh.normal(t))).collect(),
+        sides: &body.sides,
+    }
+}
+
+/// Pixel size and time resolution (glide.md §9).
+fn resolution(
+    frame: &GlideFrame,
+    pieces: &[Piece],
+    a: &Placed,
+    b: &Placed,
+    wanted: Resolution,
+    spheres: [(DVec3, f64); 2],
+) -> ScreenResolution {
+    let speed = spheres.iter().map(|&(c, r)| frame.max_speed(c, r)).fold(0.0, f64::max).max(1e-300);
+    let per_edge = match wanted {
+        Resolution::Explicit { pixel, time } if pixel.is_finite() && pixel > 0.0 && time.is_finite() && time > 0.0 => {
+            return ScreenResolution { pixel, time };
+        }
+        Resolution::Low => 6.0,
+        Resolution::High => 24.0,
+        _ => 12.0,
+    };
+    let mut lengths: Vec<f64> = pieces
+        .iter()
+        .flat_map(|p| {
+            let placed = if p.body == Body::A { a } else { b };
+            p.edge.iter().flatten().map(move |&e| {
+                let [u, v] = placed.mesh.edge(e);
+                (placed.pts[u as usize] - placed.pts[v as usize]).length()
+            })
+        })
+        .filter(|&l| l > 0.0)
+        .collect();
+    let typical = if lengths.is_empty() {
+        spheres[0].1.max(spheres[1].1)
+    } else {
+        let k = lengths.len() / 4;
+        *lengths.select_nth_unstable_by(k, f64::total_cmp).1
+    };
+    let pixel = typical / per_edge;
+    ScreenResolution { pixel, time: pixel / speed }
+}
+
+/// Hits at the same time and place are one collision: keep the most proper (seed §9: VV, EV
+/// and VE resolve to the VF, FV or EE of largest properness).
+fn merge(hits: &mut Vec<Hit>, dist: f64) {
+    hits.sort_unstable_by(|x, y| x.time.total_cmp(&y.time));
+    let mut kept: Vec<Hit> = Vec::with_capacity(hits.len());
+    'next: for h in hits.drain(..) {
+        for k in kept.iter_mut().rev() {
+            if h.time - k.time > 1e-9 {
+                break;
+            }
+            if (h.point - k.point).length() <= dist {
+                if h.properness > k.properness {
+                    *k = h;
+                }
+                continue 'next;
+            }
+        }
+        kept.push(h);
+    }
+    *hits = kept;
+}

@@ -1,0 +1,182 @@
+//! Facing (glide.md §4) and doppeling (§6): the parts of faces that are projected to the
+//! screen, as convex polygons with a continuous azimuth.
+
+use super::frame::{Flow, GlideFrame};
+use glam::DVec3;
+use std::f64::consts::PI;
+
+/// Which body a piece belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Body {
+    /// The stationary body: its backward-facing parts, doppeled.
+    A,
+    /// The moving body (at the start of the step): its forward-facing parts.
+    B,
+}
+
+/// A convex polygon of one face, in glide coordinates, with what each corner and side came
+/// from. Side `i` runs from `pts[i]` to `pts[i + 1]`.
+#[derive(Clone, Debug)]
+pub struct Piece {
+    pub body: Body,
+    pub face: u32,
+    pub pts: Vec<DVec3>,
+    /// The mesh vertex at each corner; `None` for corners made by clipping.
+    pub vertex: Vec<Option<u32>>,
+    /// The mesh edge each side lies on; `None` for virtual sides (facing and doppeling cuts).
+    pub edge: Vec<Option<u32>>,
+    /// Azimuths are taken continuous around this one (glide.md §6).
+    pub phi_ref: f64,
+    /// Added to every azimuth: 0, or ±2π for a doppeled copy.
+    pub shift: f64,
+}
+
+impl Piece {
+    /// The continuous azimuth of a point of this piece, shift included.
+    pub fn phi(&self, p: DVec3) -> f64 {
+        let raw = if p.x == 0.0 && p.z == 0.0 { self.phi_ref } else { p.x.atan2(p.z) };
+        self.phi_ref + wrap(raw - self.phi_ref) + self.shift
+    }
+}
+
+/// Maps an angle to `(−π, π]`.
+fn wrap(a: f64) -> f64 {
+    let mut a = a % (2.0 * PI);
+    if a > PI {
+        a -= 2.0 * PI;
+    } else if a <= -PI {
+        a += 2.0 * PI;
+    }
+    a
+}
+
+/// A polygon being clipped.
+struct Poly {
+    pts: Vec<DVec3>,
+    vertex: Vec<Option<u32>>,
+    edge: Vec<Option<u32>>,
+}
+
+impl Poly {
+    /// Keeps the part where `f ≥ 0` (Sutherland–Hodgman); the side along the cut is virtual.
+    fn clip(&self, f: impl Fn(DVec3) -> f64) -> Option<Poly> {
+        let n = self.pts.len();
+        let vals: Vec<f64> = self.pts.iter().map(|&p| f(p)).collect();
+        if vals.iter().all(|&v| v >= 0.0) {
+            return Some(Poly { pts: self.pts.clone(), vertex: self.vertex.clone(), edge: self.edge.clone() });
+        }
+        if vals.iter().all(|&v| v <= 0.0) {
+            return None;
+        }
+        let mut out = Poly { pts: Vec::with_capacity(n + 1), vertex: Vec::new(), edge: Vec::new() };
+        let mut push = |p: DVec3, v: Option<u32>, e: Option<u32>| {
+            out.pts.push(p);
+            out.vertex.push(v);
+            out.edge.push(e);
+        };
+        for i in 0..n {
+            let j = (i + 1) % n;
+            let (vi, vj) = (vals[i], vals[j]);
+            let cut = || self.pts[i].lerp(self.pts[j], vi / (vi - vj));
+            if vi >= 0.0 {
+                // A kept corner; its side leads on along its edge unless the corner is on the
+                // cut and the side leaves the kept region (then the cut side starts here).
+                push(self.pts[i], self.vertex[i], if vj < 0.0 && vi == 0.0 { None } else { self.edge[i] });
+                if vj < 0.0 && vi > 0.0 {
+                    push(cut(), None, None);
+                }
+            } else if vj > 0.0 {
+                // Re-entering: the rest of side i starts at the cut.
+                push(cut(), None, self.edge[i]);
+            }
+        }
+        if out.pts.len() < 3 { None } else { Some(out) }
+    }
+}
+
+/// The pieces of one triangle of body `body` (glide coordinates; B at the start of the step).
+pub fn pieces_of_face(
+    frame: &GlideFrame,
+    body: Body,
+    face: u32,
+    corners: [DVec3; 3],
+    vertices: [u32; 3],
+    edges: [u32; 3],
+    out: &mut Vec<Piece>,
+) {
+    let n = (corners[1] - corners[0]).cross(corners[2] - corners[0]);
+    let len = n.length();
+    if len == 0.0 {
+        return;
+    }
+    let n = n / len;
+    let poly = Poly { pts: corners.to_vec(), vertex: vertices.map(Some).to_vec(), edge: edges.map(Some).to_vec() };
+    // Facing: n · ω(x) ≥ 0 for B, ≤ 0 for A (glide.md §4).
+    let sign = if body == Body::B { 1.0 } else { -1.0 };
+    let facing = |x: DVec3| sign * n.dot(frame.velocity(x));
+    let scale = corners.iter().map(|p| p.length()).fold(0.0, f64::max).max(1e-300);
+    let speed = frame.max_speed(DVec3::ZERO, scale).max(1e-300);
+    if corners.iter().all(|&p| facing(p).abs() <= 1e-12 * speed) {
+        return; // The face slides along the flow: no point of it leads.
+    }
+    let Some(poly) = poly.clip(facing) else { return };
+    match frame.flow {
+        Flow::Glide { theta, .. } => doppel(poly, body, face, theta, out),
+        _ => out.push(Piece {
+            body,
+            face,
+            phi_ref: 0.0,
+            shift: 0.0,
+            pts: poly.pts,
+            vertex: poly.vertex,
+            edge: poly.edge,
+        }),
+    }
+}
+
+/// Splits a polygon so that every piece has a continuous azimuth spanning at most π, then
+/// places copies so that B covers `ϕ ∈ [−π, π]` and A covers `[−π, π + θ]` (glide.md §6).
+fn doppel(poly: Poly, body: Body, face: u32, theta: f64, out: &mut Vec<Piece>) {
+    let straddles = poly.pts.iter().any(|p| p.x > 0.0) && poly.pts.iter().any(|p| p.x < 0.0);
+    let behind = poly.pts.iter().any(|p| p.z < 0.0);
+    let halves: Vec<Poly> = if straddles && behind {
+        // It may cross the seam ϕ = ±π or the axis: cut along the plane x = 0.
+        [poly.clip(|p| p.x), poly.clip(|p| -p.x)].into_iter().flatten().collect()
+    } else {
+        vec![poly]
+    };
+    let window = match body {
+        Body::B => (-PI, PI),
+        Body::A => (-PI, PI + theta),
+    };
+    for half in halves {
+        let c = half.pts.iter().fold(DVec3::ZERO, |s, &p| s + p) / half.pts.len() as f64;
+        let phi_ref = if c.x == 0.0 && c.z == 0.0 { 0.0 } else { c.x.atan2(c.z) };
+        let probe = Piece { body, face, pts: Vec::new(), vertex: Vec::new(), edge: Vec::new(), phi_ref, shift: 0.0 };
+        let phis: Vec<f64> = half.pts.iter().filter(|p| p.x.hypot(p.z) > 0.0).map(|&p| probe.phi(p)).collect();
+        if phis.is_empty() {
+            continue;
+        }
+        let lo = phis.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = phis.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        for k in [-1.0, 0.0, 1.0] {
+            let shift = 2.0 * PI * k;
+            let (wlo, whi) = (window.0 - shift, window.1 - shift);
+            if hi <= wlo || lo >= whi {
+                continue;
+            }
+            let mut part = Some(Poly { pts: half.pts.clone(), vertex: half.vertex.clone(), edge: half.edge.clone() });
+            // ϕ ≥ c ⇔ x cos c − z sin c ≥ 0 while |ϕ − c| < π, true when c is inside the
+            // piece's span of at most π.
+            if lo < wlo {
+                part = part.and_then(|p| p.clip(|x| x.x * wlo.cos() - x.z * wlo.sin()));
+            }
+            if hi > whi {
+                part = part.and_then(|p| p.clip(|x| -(x.x * whi.cos() - x.z * whi.sin())));
+            }
+            if let Some(p) = part {
+                out.push(Piece { body, face, pts: p.pts, vertex: p.vertex, edge: p.edge, phi_ref, shift });
+            }
+        }
+    }
+}

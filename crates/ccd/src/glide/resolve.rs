@@ -1,0 +1,389 @@
+//! Potential collisions from the screen turned into collisions (seed §9, last steps): exact
+//! times of the constant-velocity flow, properness (glide.md §7), and VV/EV/VE resolved to
+//! the VF, FV or EE of largest properness.
+
+use super::frame::GlideFrame;
+use super::screen::{Candidate, PairSet};
+use crate::mesh::Mesh;
+use glam::DVec3;
+
+/// One body's mesh placed in glide coordinates (B at the start of the step).
+pub struct Placed<'a> {
+    pub mesh: &'a Mesh,
+    pub pts: Vec<DVec3>,
+    pub normals: Vec<DVec3>,
+    /// Left and right face of each edge, walking from its first to its second vertex and seen
+    /// from outside.
+    pub sides: &'a [[Option<u32>; 2]],
+}
+
+/// An elementary test the candidates expand to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Test {
+    FaceVertex(u32, u32),
+    VertexFace(u32, u32),
+    EdgeEdge(u32, u32),
+}
+
+/// A collision in glide coordinates: time in the step, point at that time in A's (fixed)
+/// coordinates, unit normal from A toward B.
+#[derive(Clone, Copy, Debug)]
+pub struct Hit {
+    pub test: Test,
+    pub time: f64,
+    pub point: DVec3,
+    pub normal: DVec3,
+    pub properness: f64,
+}
+
+/// Expands VV, EV and VE into the VF, FV and EE tests they may stand for.
+pub fn expand(candidates: &PairSet<Candidate>, a: &Placed, b: &Placed) -> PairSet<Test> {
+    let mut tests = PairSet::default();
+    let faces_of = |m: &Mesh, v: u32| {
+        let mut f: Vec<u32> = m.vertex_edges(v).iter().flat_map(|&e| m.edge_faces(e).iter().copied()).collect();
+        f.sort_unstable();
+        f.dedup();
+        f
+    };
+    for &c in candidates {
+        match c {
+            Candidate::FaceVertex(f, v) => {
+                tests.insert(Test::FaceVertex(f, v));
+            }
+            Candidate::VertexFace(v, f) => {
+                tests.insert(Test::VertexFace(v, f));
+            }
+            Candidate::EdgeEdge(ea, eb) => {
+                tests.insert(Test::EdgeEdge(ea, eb));
+            }
+            Candidate::EdgeVertex(ea, vb) => {
+                for &f in a.mesh.edge_faces(ea) {
+                    tests.insert(Test::FaceVertex(f, vb));
+                }
+                for &eb in b.mesh.vertex_edges(vb) {
+                    tests.insert(Test::EdgeEdge(ea, eb));
+                }
+            }
+            Candidate::VertexEdge(va, eb) => {
+                for &f in b.mesh.edge_faces(eb) {
+                    tests.insert(Test::VertexFace(va, f));
+                }
+                for &ea in a.mesh.vertex_edges(va) {
+                    tests.insert(Test::EdgeEdge(ea, eb));
+                }
+            }
+            Candidate::VertexVertex(va, vb) => {
+                for f in faces_of(a.mesh, va) {
+                    tests.insert(Test::FaceVertex(f, vb));
+                }
+                for f in faces_of(b.mesh, vb) {
+                    tests.insert(Test::VertexFace(va, f));
+                }
+                for &ea in a.mesh.vertex_edges(va) {
+                    for &eb in b.mesh.vertex_edges(vb) {
+                        tests.insert(Test::EdgeEdge(ea, eb));
+                    }
+                }
+            }
+        }
+    }
+    tests
+}
+
+/// Every VF, FV and EE pair of two meshes (non-degenerate faces only).
+pub fn all_pairs(a: &Placed, b: &Placed) -> PairSet<Test> {
+    let mut tests = PairSet::default();
+    let faces = |m: &Mesh| (0..m.triangles().len() as u32).filter(|&t| !m.is_degenerate(t)).collect::<Vec<_>>();
+    for f in faces(a.mesh) {
+        for v in 0..b.pts.len() as u32 {
+            tests.insert(Test::FaceVertex(f, v));
+        }
+    }
+    for f in faces(b.mesh) {
+        for v in 0..a.pts.len() as u32 {
+            tests.insert(Test::VertexFace(v, f));
+        }
+    }
+    for ea in 0..a.mesh.edges().len() as u32 {
+        for eb in 0..b.mesh.edges().len() as u32 {
+            tests.insert(Test::EdgeEdge(ea, eb));
+        }
+    }
+    tests
+}
+
+/// Runs the elementary tests exactly along the flow.
+pub struct Resolver<'a> {
+    pub frame: &'a GlideFrame,
+    pub a: &'a Placed<'a>,
+    pub b: &'a Placed<'a>,
+    /// Distances below this count as touching.
+    pub tol: f64,
+}
+
+/// Samples per step for the edge/edge coplanarity function (glide.md §8).
+const EE_SAMPLES: usize = 32;
+
+impl Resolver<'_> {
+    pub fn run(&self, test: Test, out: &mut Vec<Hit>) {
+        match test {
+            Test::FaceVertex(f, v) => self.face_vertex(f, v, out),
+            Test::VertexFace(v, f) => self.vertex_face(v, f, out),
+            Test::EdgeEdge(ea, eb) => self.edge_edge(ea, eb, out),
+        }
+    }
+
+    /// B's vertex `v` flowing into A's face `f`.
+    fn face_vertex(&self, f: u32, v: u32, out: &mut Vec<Hit>) {
+        let (a, b, fr) = (self.a, self.b, self.frame);
+        let n = a.normals[f as usize];
+        let tri = a.mesh.triangle(f).map(|i| a.pts[i as usize]);
+        let q = b.pts[v as usize];
+        for s in plane_times(fr, n, -n.dot(tri[0]), q, 1.0, self.tol) {
+            let x = fr.flow(q, s);
+            // A meets B on its backward-facing side only (glide.md §4).
+            if !inside(x, tri, n, self.tol) || n.dot(fr.velocity(x)) > self.speed_tol(x) {
+                continue;
+            }
+            let properness = b
+                .mesh
+                .vertex_edges(v)
+                .iter()
+                .map(|&e| fr.turn(edge_from(b, e, v), s).dot(n))
+                .fold(f64::INFINITY, f64::min);
+            out.push(Hit { test: Test::FaceVertex(f, v), time: s, point: x, normal: n, properness });
+        }
+    }
+
+    /// A's vertex `v` met by B's face `f`: in B's start coordinates the vertex flows by Φ₋ₛ.
+    fn vertex_face(&self, v: u32, f: u32, out: &mut Vec<Hit>) {
+        let (a, b, fr) = (self.a, self.b, self.frame);
+        let n = b.normals[f as usize];
+        let tri = b.mesh.triangle(f).map(|i| b.pts[i as usize]);
+        let p = a.pts[v as usize];
+        for s in plane_times(fr, n, -n.dot(tri[0]), p, -1.0, self.tol) {
+            let y = fr.flow(p, -s);
+            if !inside(y, tri, n, self.tol) || n.dot(fr.velocity(y)) < -self.speed_tol(y) {
+                continue;
+            }
+            let n_s = fr.turn(n, s);
+            let properness =
+                a.mesh.vertex_edges(v).iter().map(|&e| edge_from(a, e, v).dot(n_s)).fold(f64::INFINITY, f64::min);
+            out.push(Hit { test: Test::VertexFace(v, f), time: s, point: p, normal: -n_s, properness });
+        }
+    }
+
+    /// A's edge `ea` crossing B's edge `eb`: roots of the coplanarity function, kept when the
+    /// closest points are inside both edges.
+    fn edge_edge(&self, ea: u32, eb: u32, out: &mut Vec<Hit>) {
+        let (a, b, fr) = (self.a, self.b, self.frame);
+        let [a0, a1] = a.mesh.edge(ea).map(|i| a.pts[i as usize]);
+        let [b0, b1] = b.mesh.edge(eb).map(|i| b.pts[i as usize]);
+        let da = a1 - a0;
+        let at = |s: f64| (fr.flow(b0, s), fr.flow(b1, s));
+        let coplanar = |s: f64| {
+            let (c0, c1) = at(s);
+            da.dot((c1 - c0).cross(c0 - a0))
+        };
+        let mut prev = (0.0, coplanar(0.0));
+        for k in 1..=EE_SAMPLES {
+            let s = k as f64 / EE_SAMPLES as f64;
+            let cur = (s, coplanar(s));
+            let root = if prev.1 == 0.0 {
+                Some(prev.0)
+            } else if prev.1 * cur.1 < 0.0 {
+                Some(bisect(&coplanar, prev, cur))
+            } else if k == EE_SAMPLES && cur.1 == 0.0 {
+                Some(s)
+            } else {
+                None
+            };
+            prev = cur;
+            let Some(s) = root else { continue };
+            let (c0, c1) = at(s);
+            let Some((x, y)) = closest_on_segments(a0, a1, c0, c1) else { continue };
+            if (x - y).length() > self.tol.max(1e-9 * da.length()) {
+                continue;
+            }
+            let point = 0.5 * (x + y);
+            let y0 = fr.flow(point, -s);
+            let faces_a = a.sides[ea as usize];
+            let faces_b = b.sides[eb as usize];
+            let back_a = faces_a
+                .iter()
+                .flatten()
+                .any(|&f| a.normals[f as usize].dot(fr.velocity(point)) <= self.speed_tol(point));
+            let fwd_b =
+                faces_b.iter().flatten().any(|&f| b.normals[f as usize].dot(fr.velocity(y0)) >= -self.speed_tol(y0));
+            if !back_a || !fwd_b {
+                continue;
+            }
+            let e_a = da.normalize();
+            let e_b = (c1 - c0).normalize();
+            let cross = e_a.cross(e_b);
+            if cross.length() < 1e-9 {
+                continue;
+            }
+            let m = cross.normalize();
+            let nb = |f: Option<u32>| f.map(|f| fr.turn(b.normals[f as usize], s));
+            let na = |f: Option<u32>| f.map(|f| a.normals[f as usize]);
+            let value = |n: DVec3| {
+                let ta = n.cross(e_a);
+                let tb = n.cross(e_b);
+                [
+                    na(faces_a[0]).map(|m| ta.dot(m)),
+                    na(faces_a[1]).map(|m| -ta.dot(m)),
+                    nb(faces_b[0]).map(|m| -tb.dot(m)),
+                    nb(faces_b[1]).map(|m| tb.dot(m)),
+                ]
+                .into_iter()
+                .flatten()
+                .fold(f64::INFINITY, f64::min)
+            };
+            let (normal, properness) = if value(m) >= value(-m) { (m, value(m)) } else { (-m, value(-m)) };
+            out.push(Hit { test: Test::EdgeEdge(ea, eb), time: s, point, normal, properness });
+        }
+    }
+
+    /// Tolerance on `n · ω(x)` for facing at a contact point.
+    fn speed_tol(&self, x: DVec3) -> f64 {
+        1e-9 * self.frame.max_speed(x, 0.0).max(1e-300)
+    }
+}
+
+/// Unit vector from vertex `v` along edge `e`.
+fn edge_from(body: &Placed, e: u32, v: u32) -> DVec3 {
+    let [i, j] = body.mesh.edge(e);
+    let other = if i == v { j } else { i };
+    (body.pts[other as usize] - body.pts[v as usize]).normalize_or_zero()
+}
+
+/// Times `s ∈ [0, 1]` at which `Φ_{σs}(p)` is on the plane `n · x + d = 0` (glide.md §8):
+/// `f(s) = α cos θs + β sin θs + c s + γ`, split at its critical points (at most two in a
+/// step with `θ < π`) into monotone pieces, each solved by safeguarded Newton.
+pub fn plane_times(frame: &GlideFrame, n: DVec3, d: f64, p: DVec3, sigma: f64, tol: f64) -> Vec<f64> {
+    let theta = frame.theta();
+    let g = frame.glide();
+    let alpha = n.x * p.x + n.z * p.z;
+    let beta = sigma * (n.x * p.z - n.z * p.x);
+    let c = sigma * g * n.y;
+    let gamma = n.y * p.y + d;
+    let f = |s: f64| {
+        let (sn, cs) = (theta * s).sin_cos();
+        alpha * cs + beta * sn + c * s + gamma
+    };
+    let df = |s: f64| {
+        let (sn, cs) = (theta * s).sin_cos();
+        theta * (-alpha * sn + beta * cs) + c
+    };
+    let mut cuts = vec![0.0];
+    let rho = alpha.hypot(beta);
+    if theta > 0.0 && rho > 0.0 {
+        let kappa = -c / (theta * rho);
+        if kappa.abs() <= 1.0 {
+            let base = kappa.acos();
+            let delta = alpha.atan2(beta);
+            for k in -2..=2 {
+                for x in [base - delta, -base - delta] {
+                    let s = (x + 2.0 * std::f64::consts::PI * k as f64) / theta;
+                    if s > 0.0 && s < 1.0 {
+                        cuts.push(s);
+                    }
+                }
+            }
+        }
+    }
+    cuts.push(1.0);
+    cuts.sort_unstable_by(f64::total_cmp);
+    let mut roots: Vec<f64> = Vec::new();
+    let push = |s: f64, roots: &mut Vec<f64>| {
+        if roots.last().is_none_or(|&r| s - r > 1e-12) {
+            roots.push(s);
+        }
+    };
+    for w in cuts.windows(2) {
+        let (lo, hi) = (w[0], w[1]);
+        let (flo, fhi) = (f(lo), f(hi));
+        if flo.abs() <= tol {
+            push(lo, &mut roots);
+        } else if flo * fhi < 0.0 {
+            push(newton(&f, &df, lo, hi, flo), &mut roots);
+        }
+    }
+    if f(1.0).abs() <= tol {
+        push(1.0, &mut roots);
+    }
+    roots
+}
+
+/// A root of a function monotone on `[lo, hi]` with a sign change: Newton steps, bisection
+/// whenever a step leaves the bracket.
+fn newton(f: &impl Fn(f64) -> f64, df: &impl Fn(f64) -> f64, mut lo: f64, mut hi: f64, flo: f64) -> f64 {
+    let rising = flo < 0.0;
+    let mut x = 0.5 * (lo + hi);
+    for _ in 0..60 {
+        let fx = f(x);
+        if fx == 0.0 {
+            return x;
+        }
+        if (fx < 0.0) == rising {
+            lo = x;
+        } else {
+            hi = x;
+        }
+        if hi - lo <= 1e-15 {
+            break;
+        }
+        let step = x - fx / df(x);
+        x = if step > lo && step < hi { step } else { 0.5 * (lo + hi) };
+    }
+    x
+}
+
+/// A root of `f` between two samples of opposite sign.
+fn bisect(f: &impl Fn(f64) -> f64, mut lo: (f64, f64), mut hi: (f64, f64)) -> f64 {
+    for _ in 0..60 {
+        if hi.0 - lo.0 <= 1e-15 {
+            break;
+        }
+        // Regula falsi's point, pulled toward the middle so one end cannot stick.
+        let m = 0.5 * (lo.0 + hi.0);
+        let fm = f(m);
+        if fm == 0.0 {
+            return m;
+        }
+        if (fm < 0.0) == (lo.1 < 0.0) {
+            lo = (m, fm);
+        } else {
+            hi = (m, fm);
+        }
+    }
+    0.5 * (lo.0 + hi.0)
+}
+
+/// Whether `x` (on the triangle's plane) is inside the triangle, within `tol`.
+fn inside(x: DVec3, tri: [DVec3; 3], n: DVec3, tol: f64) -> bool {
+    (0..3).all(|i| {
+        let (p, q) = (tri[i], tri[(i + 1) % 3]);
+        let e = q - p;
+        e.cross(x - p).dot(n) >= -tol * e.length()
+    })
+}
+
+/// Closest points of two non-parallel segments' lines, when both lie within their segments.
+fn closest_on_segments(a0: DVec3, a1: DVec3, b0: DVec3, b1: DVec3) -> Option<(DVec3, DVec3)> {
+    let (d1, d2, r) = (a1 - a0, b1 - b0, a0 - b0);
+    let (aa, ee, bb) = (d1.dot(d1), d2.dot(d2), d1.dot(d2));
+    let (c, f) = (d1.dot(r), d2.dot(r));
+    let denom = aa * ee - bb * bb;
+    if denom <= 1e-14 * aa * ee {
+        return None;
+    }
+    let u = (bb * f - c * ee) / denom;
+    let v = (aa * f - bb * c) / denom;
+    const EPS: f64 = 1e-9;
+    if !(-EPS..=1.0 + EPS).contains(&u) || !(-EPS..=1.0 + EPS).contains(&v) {
+        return None;
+    }
+    Some((a0 + u * d1, b0 + v * d2))
+}

@@ -1,0 +1,293 @@
+//! The pixel screen (seed 002 §9, steps 3–6; glide.md §5, §9): pieces are projected to
+//! `(r, h, t)`, edges become per-row pixel runs, and the runs are scanned for vertices inside
+//! faces and edges crossing edges.
+
+use super::frame::GlideFrame;
+use super::pieces::{Body, Piece};
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Screen resolution: pixel size (a length in the `(r, h)` plane) and time resolution.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ScreenResolution {
+    pub pixel: f64,
+    pub time: f64,
+}
+
+/// A pair of features that project to the same pixels at a time difference within the step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Candidate {
+    /// Face of A, vertex of B.
+    FaceVertex(u32, u32),
+    /// Vertex of A, face of B.
+    VertexFace(u32, u32),
+    EdgeEdge(u32, u32),
+    EdgeVertex(u32, u32),
+    VertexEdge(u32, u32),
+    VertexVertex(u32, u32),
+}
+
+/// A small multiplicative hash: candidate keys are a few integers, and SipHash's cost shows
+/// at the microsecond scale of the paper's table.
+#[derive(Default)]
+pub struct PairHasher(u64);
+
+impl Hasher for PairHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(u64::from(x));
+    }
+    fn write_isize(&mut self, x: isize) {
+        self.write_u64(x as u64);
+    }
+}
+
+pub type PairSet<T> = HashSet<T, BuildHasherDefault<PairHasher>>;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    /// Where a piece's boundary crosses the row's centre line (enters or leaves the face).
+    Crossing,
+    /// A run of pixels of a (non-virtual) edge in this row.
+    Edge,
+    Vertex,
+}
+
+/// One pixel record (a run of pixels of one row, merged as the paper does).
+#[derive(Clone, Copy, Debug)]
+struct Record {
+    row: i64,
+    body: Body,
+    kind: Kind,
+    /// Piece (crossings), edge or vertex index.
+    id: u32,
+    lo: f64,
+    hi: f64,
+    t_lo: f64,
+    t_hi: f64,
+}
+
+/// What the screen found, and how much of it there was.
+#[derive(Debug, Default)]
+pub struct ScreenOutput {
+    pub candidates: PairSet<Candidate>,
+    pub records: usize,
+}
+
+/// Projects every piece and scans the screen.
+pub fn scan(frame: &GlideFrame, pieces: &[Piece], res: ScreenResolution) -> ScreenOutput {
+    let mut records = Vec::new();
+    let mut line = Vec::new();
+    for (index, piece) in pieces.iter().enumerate() {
+        project_piece(frame, piece, index as u32, res, &mut records, &mut line);
+    }
+    records.sort_unstable_by(|a, b| {
+        (a.row, a.body, a.kind, if a.kind == Kind::Crossing { a.id } else { 0 })
+            .cmp(&(b.row, b.body, b.kind, if b.kind == Kind::Crossing { b.id } else { 0 }))
+            .then(a.lo.total_cmp(&b.lo))
+    });
+    let mut out = ScreenOutput { records: records.len(), ..ScreenOutput::default() };
+    let mut intervals = (Vec::new(), Vec::new());
+    for row in records.chunk_by(|a, b| a.row == b.row) {
+        scan_row(row, pieces, res, &mut intervals, &mut out.candidates);
+    }
+    out
+}
+
+/// Projects one piece's sides by divide and conquer (seed §9 step 3) and records, per row,
+/// where its boundary crosses the row centre and which pixels its real edges cover.
+fn project_piece(
+    frame: &GlideFrame,
+    piece: &Piece,
+    index: u32,
+    res: ScreenResolution,
+    out: &mut Vec<Record>,
+    line: &mut Vec<[f64; 3]>,
+) {
+    let n = piece.pts.len();
+    let body = piece.body;
+    for i in 0..n {
+        let (p, q) = (piece.pts[i], piece.pts[(i + 1) % n]);
+        let sp = frame.screen(p, piece.phi(p));
+        let sq = frame.screen(q, piece.phi(q));
+        if let Some(v) = piece.vertex[i] {
+            let row = (sp[0] / res.pixel).floor() as i64;
+            out.push(Record { row, body, kind: Kind::Vertex, id: v, lo: sp[1], hi: sp[1], t_lo: sp[2], t_hi: sp[2] });
+        }
+        line.clear();
+        line.push(sp);
+        subdivide(frame, piece, (p, sp), (q, sq), res, 0, line);
+        for w in line.windows(2) {
+            let (a, b) = (w[0], w[1]);
+            crossings(a, b, res.pixel, body, index, out);
+            if let Some(e) = piece.edge[i] {
+                runs(a, b, res.pixel, body, e, out);
+            }
+        }
+    }
+}
+
+/// Appends the screen points after `a` up to `b`, splitting the side at its 3-D midpoint until
+/// the chord is within half a pixel and the time resolution of the curve, or one pixel long.
+fn subdivide(
+    frame: &GlideFrame,
+    piece: &Piece,
+    a: (glam::DVec3, [f64; 3]),
+    b: (glam::DVec3, [f64; 3]),
+    res: ScreenResolution,
+    depth: u32,
+    line: &mut Vec<[f64; 3]>,
+) {
+    let (sa, sb) = (a.1, b.1);
+    let chord = (sb[0] - sa[0]).hypot(sb[1] - sa[1]);
+    if depth < 20 && chord > res.pixel {
+        let m = 0.5 * (a.0 + b.0);
+        let sm = frame.screen(m, piece.phi(m));
+        let off = (sm[0] - 0.5 * (sa[0] + sb[0])).hypot(sm[1] - 0.5 * (sa[1] + sb[1]));
+        let t_off = (sm[2] - 0.5 * (sa[2] + sb[2])).abs();
+        if off > 0.5 * res.pixel || t_off > res.time {
+            subdivide(frame, piece, a, (m, sm), res, depth + 1, line);
+            subdivide(frame, piece, (m, sm), b, res, depth + 1, line);
+            return;
+        }
+    }
+    line.push(sb);
+}
+
+/// Rows whose centre line `r = (k + ½)·pixel` the chord crosses, half-open in r so that a
+/// closed boundary crosses each row an even number of times.
+fn crossings(a: [f64; 3], b: [f64; 3], px: f64, body: Body, piece: u32, out: &mut Vec<Record>) {
+    let (lo, hi) = if a[0] <= b[0] { (a, b) } else { (b, a) };
+    if lo[0] == hi[0] {
+        return;
+    }
+    let mut k = (lo[0] / px - 0.5).ceil() as i64;
+    loop {
+        let c = (k as f64 + 0.5) * px;
+        if c >= hi[0] {
+            break;
+        }
+        if c >= lo[0] {
+            let s = (c - lo[0]) / (hi[0] - lo[0]);
+            let h = lo[1] + s * (hi[1] - lo[1]);
+            let t = lo[2] + s * (hi[2] - lo[2]);
+            out.push(Record { row: k, body, kind: Kind::Crossing, id: piece, lo: h, hi: h, t_lo: t, t_hi: t });
+        }
+        k += 1;
+    }
+}
+
+/// The chord's pixels, one run per row it passes through (what Bresenham's pixels of one row
+/// merge into), with the h and t ranges of the chord inside the row.
+fn runs(a: [f64; 3], b: [f64; 3], px: f64, body: Body, edge: u32, out: &mut Vec<Record>) {
+    let (lo, hi) = if a[0] <= b[0] { (a, b) } else { (b, a) };
+    let first = (lo[0] / px).floor() as i64;
+    let last = (hi[0] / px).floor() as i64;
+    for row in first..=last {
+        let (s0, s1) = if hi[0] > lo[0] {
+            let band = (row as f64 * px, (row + 1) as f64 * px);
+            (((band.0 - lo[0]) / (hi[0] - lo[0])).max(0.0), ((band.1 - lo[0]) / (hi[0] - lo[0])).min(1.0))
+        } else {
+            (0.0, 1.0)
+        };
+        let at = |s: f64, i: usize| lo[i] + s * (hi[i] - lo[i]);
+        let (h0, h1) = (at(s0, 1), at(s1, 1));
+        let (t0, t1) = (at(s0, 2), at(s1, 2));
+        out.push(Record {
+            row,
+            body,
+            kind: Kind::Edge,
+            id: edge,
+            lo: h0.min(h1),
+            hi: h0.max(h1),
+            t_lo: t0.min(t1),
+            t_hi: t0.max(t1),
+        });
+    }
+}
+
+/// A face's extent along one row: between an entering and a leaving crossing.
+#[derive(Clone, Copy, Debug)]
+struct Interval {
+    face: u32,
+    lo: f64,
+    hi: f64,
+}
+
+/// Steps 5 and 6 of seed §9 for one row.
+fn scan_row(
+    row: &[Record],
+    pieces: &[Piece],
+    res: ScreenResolution,
+    intervals: &mut (Vec<Interval>, Vec<Interval>),
+    found: &mut PairSet<Candidate>,
+) {
+    let part = |body: Body, kind: Kind| {
+        let start = row.partition_point(|r| (r.body, r.kind) < (body, kind));
+        let end = row.partition_point(|r| (r.body, r.kind) <= (body, kind));
+        &row[start..end]
+    };
+    let (a_edges, a_verts) = (part(Body::A, Kind::Edge), part(Body::A, Kind::Vertex));
+    let (b_edges, b_verts) = (part(Body::B, Kind::Edge), part(Body::B, Kind::Vertex));
+    let m = res.pixel;
+    face_intervals(part(Body::A, Kind::Crossing), pieces, &mut intervals.0);
+    face_intervals(part(Body::B, Kind::Crossing), pieces, &mut intervals.1);
+
+    // Step 5: vertices inside the other body's faces, both ways (within a pixel).
+    for v in b_verts {
+        for iv in intervals.0.iter().take_while(|iv| iv.lo - m <= v.lo) {
+            if v.lo <= iv.hi + m {
+                found.insert(Candidate::FaceVertex(iv.face, v.id));
+            }
+        }
+    }
+    for v in a_verts {
+        for iv in intervals.1.iter().take_while(|iv| iv.lo - m <= v.lo) {
+            if v.lo <= iv.hi + m {
+                found.insert(Candidate::VertexFace(v.id, iv.face));
+            }
+        }
+    }
+
+    // Step 6: pixels shared by an edge (or vertex) of A and one of B at a time difference in
+    // the step. τ = t_a − t_b (glide.md §5).
+    let meet = |a: &Record, b: &Record| {
+        b.lo <= a.hi + m && a.lo <= b.hi + m && a.t_hi - b.t_lo >= -res.time && a.t_lo - b.t_hi <= 1.0 + res.time
+    };
+    let mut pairs = |xs: &[Record], ys: &[Record], make: fn(u32, u32) -> Candidate| {
+        for x in xs {
+            for y in ys.iter().take_while(|y| y.lo <= x.hi + m) {
+                if meet(x, y) {
+                    found.insert(make(x.id, y.id));
+                }
+            }
+        }
+    };
+    pairs(a_edges, b_edges, Candidate::EdgeEdge);
+    pairs(a_edges, b_verts, Candidate::EdgeVertex);
+    pairs(a_verts, b_edges, Candidate::VertexEdge);
+    pairs(a_verts, b_verts, Candidate::VertexVertex);
+}
+
+/// Pairs each piece's crossings in h order into the face's intervals on this row, sorted by
+/// their low end.
+fn face_intervals(crossings: &[Record], pieces: &[Piece], out: &mut Vec<Interval>) {
+    out.clear();
+    for piece in crossings.chunk_by(|a, b| a.id == b.id) {
+        let face = pieces[piece[0].id as usize].face;
+        for pair in piece.chunks_exact(2) {
+            out.push(Interval { face, lo: pair[0].lo, hi: pair[1].lo });
+        }
+    }
+    out.sort_unstable_by(|a, b| a.lo.total_cmp(&b.lo));
+}

@@ -1,0 +1,115 @@
+//! The glide screen on the paper's examples (seed 002 Figure 2) and against testing every
+//! feature pair.
+
+use super::*;
+use crate::MeshBuilder;
+use glam::DQuat;
+
+fn cube(half: f64) -> GlideBody {
+    GlideBody::new(MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::splat(half)).build().unwrap())
+}
+
+fn translate(from: DVec3, to: DVec3) -> Motion {
+    Motion::new(Pose::from_translation(from), Pose::from_translation(to))
+}
+
+fn still() -> Motion {
+    Motion::stationary(Pose::IDENTITY)
+}
+
+/// Figure 2a in 3-D: B slides left onto A's right face; its four left corners land at once,
+/// at the analytic time, all proper, and nothing is reported earlier.
+#[test]
+fn figure_2a_simultaneous_proper_corners() {
+    let (a, b) = (cube(1.0), cube(0.5));
+    let motion = translate(DVec3::new(4.0, 0.0, 0.0), DVec3::ZERO);
+    let report = glide_collisions(&a, &still(), &b, &motion, &GlideOptions::default());
+    let t = 2.5 / 4.0; // B's left face (x = −0.5) reaches A's right face (x = 1).
+    assert!(!report.collisions.is_empty());
+    assert!(report.collisions.iter().all(|c| c.contact.time >= t - 1e-9), "{:?}", report.collisions);
+    let corners: Vec<_> = report
+        .collisions
+        .iter()
+        .filter(|c| c.contact.kind == ContactKind::FaceVertex && (c.contact.time - t).abs() < 1e-9)
+        .filter(|c| c.properness >= 0.0)
+        .map(|c| c.contact.point)
+        .collect();
+    for y in [-0.5, 0.5] {
+        for z in [-0.5, 0.5] {
+            let p = DVec3::new(1.0, y, z);
+            assert!(corners.iter().any(|c| (*c - p).length() < 1e-9), "corner {p} missing from {corners:?}");
+        }
+    }
+}
+
+/// Figure 2b in 3-D: B tilted about z; its leading left edge lands first (proper), the other
+/// left edge later, slightly improper (−sin of the tilt), and both are reported.
+#[test]
+fn figure_2b_second_collision_slightly_improper() {
+    let tilt = 0.05;
+    let b_mesh = MeshBuilder::new()
+        .cuboid(Pose::from_rotation(DQuat::from_rotation_z(tilt)), DVec3::splat(0.5))
+        .build()
+        .unwrap();
+    let (a, b) = (cube(1.0), GlideBody::new(b_mesh));
+    let motion = translate(DVec3::new(4.0, 0.0, 0.0), DVec3::ZERO);
+    let report = glide_collisions(&a, &still(), &b, &motion, &GlideOptions::default());
+    // Left corners after the tilt: x = −0.5 cos α ∓ 0.5 sin α for y = ±0.5.
+    let first_x = -0.5 * tilt.cos() - 0.5 * tilt.sin();
+    let second_x = -0.5 * tilt.cos() + 0.5 * tilt.sin();
+    let (t1, t2) = ((3.0 + first_x) / 4.0, (3.0 + second_x) / 4.0);
+    let fv_at = |t: f64| {
+        report
+            .collisions
+            .iter()
+            .filter(|c| c.contact.kind == ContactKind::FaceVertex && (c.contact.time - t).abs() < 1e-9)
+            .map(|c| c.properness)
+            .collect::<Vec<_>>()
+    };
+    let first = fv_at(t1);
+    let second = fv_at(t2);
+    assert_eq!(first.len(), 2, "{:?}", report.collisions);
+    assert!(first.iter().all(|&p| p >= 0.0), "{first:?}");
+    assert_eq!(second.len(), 2, "{:?}", report.collisions);
+    assert!(second.iter().all(|&p| (p + tilt.sin()).abs() < 1e-9), "{second:?}");
+    assert_eq!(report.first_proper().unwrap().contact.time, report.collisions[0].contact.time);
+    assert!((report.collisions[0].contact.time - t1).abs() < 1e-9);
+}
+
+/// A step with a large rotation about an axis through B: the screen finds the same proper
+/// collisions as testing every pair.
+#[test]
+fn screen_matches_all_pairs_on_a_turning_bar() {
+    let bar = GlideBody::new(MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::new(2.0, 0.2, 0.2)).build().unwrap());
+    let post = GlideBody::new(
+        MeshBuilder::new()
+            .cuboid(Pose::from_translation(DVec3::new(0.0, 1.5, 0.0)), DVec3::splat(0.3))
+            .build()
+            .unwrap(),
+    );
+    let motion = Motion::new(Pose::IDENTITY, Pose::new(DQuat::from_rotation_z(1.2), DVec3::new(0.0, 0.0, 0.3)));
+    for res in [Resolution::Low, Resolution::Medium, Resolution::High] {
+        let opts = GlideOptions { resolution: res, ..GlideOptions::default() };
+        let screen = glide_collisions(&post, &still(), &bar, &motion, &opts);
+        let all = glide_collisions_all_pairs(&post, &still(), &bar, &motion, &opts);
+        assert!(!all.collisions.is_empty());
+        assert_same(&screen, &all);
+    }
+}
+
+/// The same collisions (time, kind, features), proper ones at least.
+pub fn assert_same(screen: &GlideReport, all: &GlideReport) {
+    let key = |r: &GlideReport| {
+        let mut k: Vec<_> = r
+            .collisions
+            .iter()
+            .filter(|c| c.properness >= 0.0)
+            .map(|c| {
+                ((c.contact.time * 1e6).round() as i64, c.contact.kind.name(), c.contact.feature_a, c.contact.feature_b)
+            })
+            .collect();
+        k.sort();
+        k
+    };
+    assert_eq!(key(screen), key(all));
+}

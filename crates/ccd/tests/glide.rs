@@ -1,0 +1,225 @@
+//! The glide screen (seed 002, `mockup_ccd::glide`) against testing every feature pair, against
+//! the exact `first_contact` where the two in-between motions coincide (pure translations and
+//! rotations), on the shared cases, and on the paper's interlocked tori.
+
+mod common;
+
+use common::*;
+use glam::{DQuat, DVec3};
+use mockup_ccd::glide::{
+    GlideBody, GlideCollision, GlideOptions, GlideReport, Resolution, glide_collisions, glide_collisions_all_pairs,
+};
+use mockup_ccd::{Collider, ContactKind, Mesh, MeshBuilder, Motion, Pose, QueryOptions, first_contact};
+use proptest::prelude::*;
+
+/// Closed meshes only: the screen works on polyhedra, whose outside is where the normals point.
+fn arb_solid() -> impl Strategy<Value = Mesh> {
+    prop_oneof![
+        (0.2..1.0f64, 0.2..1.0f64, 0.05..1.0f64)
+            .prop_map(|(x, y, z)| MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::new(x, y, z)).build().unwrap()),
+        (0.4..1.0f64, 0.1..0.3f64, 5u32..9, 3u32..6)
+            .prop_map(|(r, s, n, m)| MeshBuilder::new().torus(Pose::IDENTITY, r, s, n, m).build().unwrap()),
+        (0.3..1.0f64, 3u32..6, 4u32..8)
+            .prop_map(|(r, a, b)| MeshBuilder::new().sphere(Pose::IDENTITY, r, a, b).build().unwrap()),
+    ]
+}
+
+/// Proper collisions as comparable keys: time to 1e-6, kind, features.
+fn proper_keys(r: &GlideReport) -> Vec<(i64, &'static str, u32, u32)> {
+    let mut k: Vec<_> = r
+        .collisions
+        .iter()
+        .filter(|c| c.properness >= 0.0)
+        .map(|c| {
+            ((c.contact.time * 1e6).round() as i64, c.contact.kind.name(), c.contact.feature_a, c.contact.feature_b)
+        })
+        .collect();
+    k.sort();
+    k.dedup();
+    k
+}
+
+/// Distance between the two features of a collision with the bodies placed at its time by the
+/// glide motion: zero up to rounding for a real contact.
+fn feature_gap(a: &Mesh, b: &Mesh, r: &GlideReport, c: &GlideCollision) -> f64 {
+    let (pa, pb) = (r.motion.pose_a_at(c.contact.time), r.motion.pose_b_at(c.contact.time));
+    let tri = |m: &Mesh, p: &Pose, f: u32| m.triangle_points(f).map(|x| p.transform_point(x));
+    let seg = |m: &Mesh, p: &Pose, e: u32| m.edge_points(e).map(|x| p.transform_point(x));
+    match c.contact.kind {
+        ContactKind::FaceVertex => {
+            point_triangle(pb.transform_point(b.vertex(c.contact.feature_b)), tri(a, &pa, c.contact.feature_a))
+        }
+        ContactKind::VertexFace => {
+            point_triangle(pa.transform_point(a.vertex(c.contact.feature_a)), tri(b, &pb, c.contact.feature_b))
+        }
+        _ => segment_segment(seg(a, &pa, c.contact.feature_a), seg(b, &pb, c.contact.feature_b)),
+    }
+}
+
+fn point_triangle(p: DVec3, [a, b, c]: [DVec3; 3]) -> f64 {
+    let n = (b - a).cross(c - a).normalize();
+    let inside = [(a, b), (b, c), (c, a)].iter().all(|&(u, v)| (v - u).cross(p - u).dot(n) >= -1e-9);
+    if inside {
+        return (p - a).dot(n).abs();
+    }
+    [(a, b), (b, c), (c, a)].iter().map(|&(u, v)| segment_segment([u, v], [p, p])).fold(f64::INFINITY, f64::min)
+}
+
+/// Distance between two segments by dense sampling of one and projection onto the other.
+fn segment_segment([a0, a1]: [DVec3; 2], [b0, b1]: [DVec3; 2]) -> f64 {
+    let onto = |p: DVec3| {
+        let d = b1 - b0;
+        let t = if d.length_squared() > 0.0 { ((p - b0).dot(d) / d.length_squared()).clamp(0.0, 1.0) } else { 0.0 };
+        (p - (b0 + t * d)).length()
+    };
+    // Ternary search on the convex distance along the first segment.
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    for _ in 0..200 {
+        let (m1, m2) = (lo + (hi - lo) / 3.0, hi - (hi - lo) / 3.0);
+        if onto(a0.lerp(a1, m1)) <= onto(a0.lerp(a1, m2)) {
+            hi = m2;
+        } else {
+            lo = m1;
+        }
+    }
+    onto(a0.lerp(a1, 0.5 * (lo + hi)))
+}
+
+fn scale(a: &Mesh, b: &Mesh) -> f64 {
+    let (lo, hi) = a.bounds();
+    let (lo2, hi2) = b.bounds();
+    (hi - lo).length().max((hi2 - lo2).length())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 160, ..ProptestConfig::default() })]
+
+    /// Over random meshes and general motions (both bodies may move, rotations beyond π/2 are
+    /// split): the screen finds every proper collision that testing all pairs finds, at the
+    /// same time with the same features, and each reported collision is a real contact.
+    #[test]
+    fn screen_finds_what_all_pairs_find(a in arb_solid(), b in arb_solid(), case in arb_case()) {
+        let (fixed, moving) = (GlideBody::new(a.clone()), GlideBody::new(b.clone()));
+        // The case's motions, with A as the screen's stationary frame and B moving.
+        let (motion_a, motion_b) = (case.motion_b, case.motion_a);
+        prop_assume!(!mockup_ccd::intersects(
+            &Collider::new(a.clone()), &motion_a.from, &Collider::new(b.clone()), &motion_b.from).value);
+        prop_assume!(neither_inside(&a, &motion_a.from, &b, &motion_b.from));
+        for res in [Resolution::Low, Resolution::High] {
+            let opts = GlideOptions { resolution: res, ..GlideOptions::default() };
+            let screen = glide_collisions(&fixed, &motion_a, &moving, &motion_b, &opts);
+            let all = glide_collisions_all_pairs(&fixed, &motion_a, &moving, &motion_b, &opts);
+            prop_assert_eq!(proper_keys(&screen), proper_keys(&all), "{:?}", res);
+            for c in &screen.collisions {
+                let gap = feature_gap(&a, &b, &screen, c);
+                prop_assert!(gap <= 1e-7 * scale(&a, &b), "gap {} at {:?}", gap, c);
+            }
+        }
+    }
+
+    /// On pure translations and pure rotations the glide flow is Redon's motion: the earliest
+    /// collision the screen reports is `first_contact`'s, within the time resolution.
+    #[test]
+    fn earliest_collision_is_first_contact_on_pure_motions(
+        a in arb_solid(),
+        b in arb_solid(),
+        start in arb_pose(2.0),
+        toward in 0.3..1.6f64,
+        dir in arb_vec(1.0),
+        axis in arb_vec(1.0),
+        through in arb_vec(1.0),
+        angle in -2.5..2.5f64,
+        rotate in any::<bool>(),
+    ) {
+        let step = if rotate {
+            prop_assume!(axis.length() > 0.1);
+            Pose::rotation_about(0.5 * start.translation + through, axis.normalize(), angle)
+        } else {
+            // Mostly toward A, so that most cases collide.
+            Pose::from_translation(-toward * start.translation + 0.4 * dir)
+        };
+        let motion_b = Motion::new(start, step * start);
+        let still = Motion::stationary(Pose::IDENTITY);
+        let (ca, cb) = (Collider::new(a.clone()), Collider::new(b.clone()));
+        prop_assume!(!mockup_ccd::intersects(&ca, &Pose::IDENTITY, &cb, &start).value);
+        prop_assume!(neither_inside(&a, &Pose::IDENTITY, &b, &start));
+        let exact = first_contact(&cb, &motion_b, &ca, &still, &QueryOptions::default()).value;
+        let report = glide_collisions(&GlideBody::new(a), &still, &GlideBody::new(b), &motion_b, &GlideOptions::default());
+        let earliest = report.collisions.first();
+        match (exact, earliest) {
+            (None, None) => {}
+            (Some(e), Some(g)) => {
+                let res = report.resolution.unwrap();
+                prop_assert!((e.time - g.contact.time).abs() <= res.time, "exact {} glide {}", e.time, g.contact.time);
+                prop_assert!(g.properness >= -1e-9, "first contact improper: {:?}", g);
+            }
+            (e, g) => prop_assert!(false, "exact {:?} glide {:?}", e, g),
+        }
+    }
+}
+
+/// The shared reference cases whose motion is a pure translation or a pure rotation (where
+/// Buss' and Redon's in-between motions coincide): same hit, time within the resolution.
+#[test]
+fn shared_cases_with_pure_motions() {
+    let text = std::fs::read_to_string(data("ccd-cases/cases.json")).unwrap();
+    let cases: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let parse = |s: &str| {
+        let v: Vec<f64> = s.split(',').map(|x| x.trim().parse().unwrap()).collect();
+        Pose::new(DQuat::from_xyzw(v[3], v[4], v[5], v[6]).normalize(), DVec3::new(v[0], v[1], v[2]))
+    };
+    let mut checked = 0;
+    for case in cases.as_array().unwrap() {
+        let (from, to) = (parse(case["from"].as_str().unwrap()), parse(case["to"].as_str().unwrap()));
+        let screw = mockup_ccd::Screw::from_displacement(&(to * from.inverse()));
+        let pure = screw.angle() < 1e-12 || screw.axial().abs() < 1e-12;
+        if !pure {
+            continue;
+        }
+        let mesh = |key: &str| load_obj(&data(&format!("ccd-cases/meshes/{}", case[key].as_str().unwrap())));
+        let (fixed, moving) = (GlideBody::new(mesh("fixed")), GlideBody::new(mesh("moving")));
+        let report = glide_collisions(
+            &fixed,
+            &Motion::stationary(Pose::IDENTITY),
+            &moving,
+            &Motion::new(from, to),
+            &GlideOptions::default(),
+        );
+        let id = case["id"].as_str().unwrap();
+        let expect = &case["expect"];
+        match (expect["hit"].as_bool().unwrap(), report.collisions.first()) {
+            (true, Some(c)) => {
+                let want = expect["time"].as_f64().unwrap();
+                let res = report.resolution.unwrap();
+                assert!((c.contact.time - want).abs() <= res.time.max(1e-6), "{id}: {} vs {want}", c.contact.time);
+            }
+            (false, None) => {}
+            (hit, got) => panic!("{id}: expected hit {hit}, got {got:?}"),
+        }
+        checked += 1;
+    }
+    assert!(checked >= 2, "only {checked} pure cases");
+}
+
+/// Figure 13: a torus passing through another along a glide rotation. Every proper collision
+/// that testing all pairs finds is reported, at each resolution, and each is a real contact.
+#[test]
+fn interlocked_tori_report_every_proper_collision() {
+    let torus = |pose| MeshBuilder::new().torus(pose, 1.0, 0.3, 20, 15).build().unwrap();
+    let (a, b) = (torus(Pose::IDENTITY), torus(Pose::IDENTITY));
+    // B starts below A's ring, tilted upright, and screws up through A's hole and past it.
+    let start = Pose::new(DQuat::from_rotation_x(1.4), DVec3::new(0.9, 0.0, -2.0));
+    let end = Pose::new(DQuat::from_rotation_x(1.4) * DQuat::from_rotation_z(0.8), DVec3::new(0.5, 0.4, 2.0));
+    let (still, moving) = (Motion::stationary(Pose::IDENTITY), Motion::new(start, end));
+    let (fa, fb) = (GlideBody::new(a.clone()), GlideBody::new(b.clone()));
+    let all = glide_collisions_all_pairs(&fa, &still, &fb, &moving, &GlideOptions::default());
+    assert!(proper_keys(&all).len() >= 2, "{:?}", all.collisions);
+    for res in [Resolution::Low, Resolution::Medium, Resolution::High] {
+        let opts = GlideOptions { resolution: res, ..GlideOptions::default() };
+        let screen = glide_collisions(&fa, &still, &fb, &moving, &opts);
+        assert_eq!(proper_keys(&screen), proper_keys(&all), "{res:?}");
+        for c in &screen.collisions {
+            assert!(feature_gap(&a, &b, &screen, c) < 1e-7 * scale(&a, &b));
+        }
+    }
+}
