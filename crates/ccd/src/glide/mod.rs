@@ -33,6 +33,9 @@ pub struct GlideBody {
     sides: Vec<[Option<u32>; 2]>,
     /// Per triangle, the edge of each side `i → i+1`.
     face_edges: Vec<[u32; 3]>,
+    /// −1 when a closed mesh's triangles wind inward (negative volume): its normals are
+    /// turned and its edges' sides swapped, so that "outward" is true to the solid.
+    orientation: f64,
 }
 
 impl GlideBody {
@@ -59,12 +62,29 @@ impl GlideBody {
             }
             face_edges.push(fe);
         }
-        GlideBody { mesh, centre, radius, sides, face_edges }
+        let orientation = if mesh.stats().is_closed() && signed_volume(&mesh) < 0.0 { -1.0 } else { 1.0 };
+        if orientation < 0.0 {
+            for s in &mut sides {
+                s.swap(0, 1);
+            }
+        }
+        GlideBody { mesh, centre, radius, sides, face_edges, orientation }
     }
 
     pub fn mesh(&self) -> &Mesh {
         &self.mesh
     }
+}
+
+/// Six times the volume a closed mesh encloses, signed by its winding.
+fn signed_volume(mesh: &Mesh) -> f64 {
+    mesh.triangles()
+        .iter()
+        .map(|t| {
+            let [a, b, c] = t.map(|i| mesh.vertex(i));
+            a.dot(b.cross(c))
+        })
+        .sum()
 }
 
 /// Screen resolution: the paper's three presets (about 6, 12 and 24 pixels along a typical
@@ -284,7 +304,8 @@ fn one_step(
                     }
                     let tri = placed.mesh.triangle(t);
                     let corners = tri.map(|i| placed.pts[i as usize]);
-                    pieces_of_face(&frame, body, t, corners, tri, prepared.face_edges[t as usize], &mut pieces);
+                    let n = placed.normals[t as usize];
+                    pieces_of_face(&frame, body, t, corners, n, tri, prepared.face_edges[t as usize], &mut pieces);
                 }
             }
             report.counters.pieces += pieces.len();
@@ -302,7 +323,7 @@ fn one_step(
         Pairs::All => resolve::all_pairs(&pa, &pb),
     };
     report.counters.tests += tests.len();
-    let resolver = Resolver { frame: &frame, a: &pa, b: &pb, tol: 1e-9 * scale };
+    let resolver = Resolver::new(&frame, &pa, &pb, 1e-9 * scale);
     let mut hits = Vec::new();
     for &test in &tests {
         resolver.run(test, &mut hits);
@@ -317,7 +338,9 @@ fn place(body: &GlideBody, pose: Pose) -> Placed<'_> {
     Placed {
         mesh: &body.mesh,
         pts: body.mesh.vertices().iter().map(|&p| pose.transform_point(p)).collect(),
-        normals: (0..body.mesh.triangles().len() as u32).map(|t| pose.transform_vector(body.mesh.normal(t))).collect(),
+        normals: (0..body.mesh.triangles().len() as u32)
+            .map(|t| body.orientation * pose.transform_vector(body.mesh.normal(t)))
+            .collect(),
         sides: &body.sides,
     }
 }

@@ -94,22 +94,18 @@ impl Poly {
     }
 }
 
-/// The pieces of one triangle of body `body` (glide coordinates; B at the start of the step).
+/// The pieces of one triangle of body `body` (glide coordinates; B at the start of the step),
+/// `n` its outward unit normal.
 pub fn pieces_of_face(
     frame: &GlideFrame,
     body: Body,
     face: u32,
     corners: [DVec3; 3],
+    n: DVec3,
     vertices: [u32; 3],
     edges: [u32; 3],
     out: &mut Vec<Piece>,
 ) {
-    let n = (corners[1] - corners[0]).cross(corners[2] - corners[0]);
-    let len = n.length();
-    if len == 0.0 {
-        return;
-    }
-    let n = n / len;
     let poly = Poly { pts: corners.to_vec(), vertex: vertices.map(Some).to_vec(), edge: edges.map(Some).to_vec() };
     // Facing: n · ω(x) ≥ 0 for B, ≤ 0 for A (glide.md §4).
     let sign = if body == Body::B { 1.0 } else { -1.0 };

@@ -114,17 +114,31 @@ pub fn all_pairs(a: &Placed, b: &Placed) -> PairSet<Test> {
 
 /// Runs the elementary tests exactly along the flow.
 pub struct Resolver<'a> {
-    pub frame: &'a GlideFrame,
-    pub a: &'a Placed<'a>,
-    pub b: &'a Placed<'a>,
+    frame: &'a GlideFrame,
+    a: &'a Placed<'a>,
+    b: &'a Placed<'a>,
     /// Distances below this count as touching.
-    pub tol: f64,
+    tol: f64,
+    /// `(sin θs, cos θs)` at the edge/edge sample times, computed once per step.
+    grid: Vec<(f64, f64)>,
 }
 
 /// Samples per step for the edge/edge coplanarity function (glide.md §8).
 const EE_SAMPLES: usize = 32;
 
-impl Resolver<'_> {
+impl<'a> Resolver<'a> {
+    pub fn new(frame: &'a GlideFrame, a: &'a Placed<'a>, b: &'a Placed<'a>, tol: f64) -> Resolver<'a> {
+        let grid = (0..=EE_SAMPLES).map(|k| (frame.theta() * k as f64 / EE_SAMPLES as f64).sin_cos()).collect();
+        Resolver { frame, a, b, tol, grid }
+    }
+
+    /// `Φ_s(x)` at sample `k`.
+    fn flow_at(&self, x: DVec3, k: usize) -> DVec3 {
+        let (sn, cs) = self.grid[k];
+        let s = k as f64 / EE_SAMPLES as f64;
+        DVec3::new(cs * x.x + sn * x.z, x.y + self.frame.glide() * s, -sn * x.x + cs * x.z)
+    }
+
     pub fn run(&self, test: Test, out: &mut Vec<Hit>) {
         match test {
             Test::FaceVertex(f, v) => self.face_vertex(f, v, out),
@@ -185,14 +199,18 @@ impl Resolver<'_> {
             let (c0, c1) = at(s);
             da.dot((c1 - c0).cross(c0 - a0))
         };
-        let mut prev = (0.0, coplanar(0.0));
+        let sampled = |k: usize| {
+            let (c0, c1) = (self.flow_at(b0, k), self.flow_at(b1, k));
+            da.dot((c1 - c0).cross(c0 - a0))
+        };
+        let mut prev = (0.0, sampled(0));
         for k in 1..=EE_SAMPLES {
             let s = k as f64 / EE_SAMPLES as f64;
-            let cur = (s, coplanar(s));
+            let cur = (s, sampled(k));
             let root = if prev.1 == 0.0 {
                 Some(prev.0)
             } else if prev.1 * cur.1 < 0.0 {
-                Some(bisect(&coplanar, prev, cur))
+                Some(illinois(&coplanar, prev, cur))
             } else if k == EE_SAMPLES && cur.1 == 0.0 {
                 Some(s)
             } else {
@@ -340,34 +358,52 @@ fn newton(f: &impl Fn(f64) -> f64, df: &impl Fn(f64) -> f64, mut lo: f64, mut hi
     x
 }
 
-/// A root of `f` between two samples of opposite sign.
-fn bisect(f: &impl Fn(f64) -> f64, mut lo: (f64, f64), mut hi: (f64, f64)) -> f64 {
-    for _ in 0..60 {
+/// A root of `f` between two samples of opposite sign: regula falsi with the Illinois
+/// halving, which converges superlinearly and never leaves the bracket.
+fn illinois(f: &impl Fn(f64) -> f64, mut lo: (f64, f64), mut hi: (f64, f64)) -> f64 {
+    let mut side = 0;
+    let mut last = 0.5 * (lo.0 + hi.0);
+    for _ in 0..100 {
+        let x = (lo.0 * hi.1 - hi.0 * lo.1) / (hi.1 - lo.1);
+        if !(x > lo.0 && x < hi.0) || hi.0 - lo.0 <= 1e-15 {
+            return last;
+        }
+        last = x;
+        let fx = f(x);
+        if fx == 0.0 {
+            return x;
+        }
+        if (fx < 0.0) == (lo.1 < 0.0) {
+            lo = (x, fx);
+            if side == -1 {
+                hi.1 *= 0.5;
+            }
+            side = -1;
+        } else {
+            hi = (x, fx);
+            if side == 1 {
+                lo.1 *= 0.5;
+            }
+            side = 1;
+        }
         if hi.0 - lo.0 <= 1e-15 {
             break;
         }
-        // Regula falsi's point, pulled toward the middle so one end cannot stick.
-        let m = 0.5 * (lo.0 + hi.0);
-        let fm = f(m);
-        if fm == 0.0 {
-            return m;
-        }
-        if (fm < 0.0) == (lo.1 < 0.0) {
-            lo = (m, fm);
-        } else {
-            hi = (m, fm);
-        }
     }
-    0.5 * (lo.0 + hi.0)
+    // The last point evaluated: the ends' values may have been halved.
+    last
 }
 
-/// Whether `x` (on the triangle's plane) is inside the triangle, within `tol`.
+/// Whether `x` (on the triangle's plane) is inside the triangle, within `tol`, whichever way
+/// the triangle winds about `n`.
 fn inside(x: DVec3, tri: [DVec3; 3], n: DVec3, tol: f64) -> bool {
-    (0..3).all(|i| {
+    let side = |i: usize| {
         let (p, q) = (tri[i], tri[(i + 1) % 3]);
         let e = q - p;
-        e.cross(x - p).dot(n) >= -tol * e.length()
-    })
+        (e.cross(x - p).dot(n), tol * e.length())
+    };
+    let s = [side(0), side(1), side(2)];
+    s.iter().all(|&(v, t)| v >= -t) || s.iter().all(|&(v, t)| v <= t)
 }
 
 /// Closest points of two non-parallel segments' lines, when both lie within their segments.

@@ -63,12 +63,11 @@ enum Kind {
     Vertex,
 }
 
-/// One pixel record (a run of pixels of one row, merged as the paper does).
+/// One pixel record (a run of pixels of one row, merged as the paper does). Which body and
+/// kind it is follows from the layer it is kept in.
 #[derive(Clone, Copy, Debug)]
 struct Record {
     row: i64,
-    body: Body,
-    kind: Kind,
     /// Piece (crossings), edge or vertex index.
     id: u32,
     lo: f64,
@@ -84,24 +83,51 @@ pub struct ScreenOutput {
     pub records: usize,
 }
 
+/// Records of one body and kind.
+type Layers = [Vec<Record>; 6];
+
+fn layer(body: Body, kind: Kind) -> usize {
+    (body as usize) * 3 + kind as usize
+}
+
 /// Projects every piece and scans the screen.
 pub fn scan(frame: &GlideFrame, pieces: &[Piece], res: ScreenResolution) -> ScreenOutput {
-    let mut records = Vec::new();
+    let mut layers: Layers = Default::default();
     let mut line = Vec::new();
     for (index, piece) in pieces.iter().enumerate() {
-        project_piece(frame, piece, index as u32, res, &mut records, &mut line);
+        project_piece(frame, piece, index as u32, res, &mut layers, &mut line);
     }
-    records.sort_unstable_by(|a, b| {
-        (a.row, a.body, a.kind, if a.kind == Kind::Crossing { a.id } else { 0 })
-            .cmp(&(b.row, b.body, b.kind, if b.kind == Kind::Crossing { b.id } else { 0 }))
-            .then(a.lo.total_cmp(&b.lo))
-    });
-    let mut out = ScreenOutput { records: records.len(), ..ScreenOutput::default() };
+    // Seed §9 step 4: by row, then (crossings) by piece, then by h. Integer keys keep the
+    // comparisons cheap; `ordered` maps an f64 to bits that sort the same way.
+    for (l, records) in layers.iter_mut().enumerate() {
+        let crossing = l % 3 == Kind::Crossing as usize;
+        records.sort_unstable_by_key(|r| (r.row, if crossing { r.id } else { 0 }, ordered(r.lo)));
+    }
+    let mut out = ScreenOutput { records: layers.iter().map(Vec::len).sum(), ..ScreenOutput::default() };
     let mut intervals = (Vec::new(), Vec::new());
-    for row in records.chunk_by(|a, b| a.row == b.row) {
-        scan_row(row, pieces, res, &mut intervals, &mut out.candidates);
+    let mut cursor = [0usize; 6];
+    loop {
+        let Some(row) = (0..6).filter_map(|l| layers[l].get(cursor[l]).map(|r| r.row)).min() else { break };
+        let mut rows: [&[Record]; 6] = Default::default();
+        for l in 0..6 {
+            let start = cursor[l];
+            let records = &layers[l];
+            let mut end = start;
+            while end < records.len() && records[end].row == row {
+                end += 1;
+            }
+            rows[l] = &records[start..end];
+            cursor[l] = end;
+        }
+        scan_row(&rows, pieces, res, &mut intervals, &mut out.candidates);
     }
     out
+}
+
+/// An f64's bits, mapped so that unsigned order is numeric order.
+fn ordered(x: f64) -> u64 {
+    let b = x.to_bits();
+    if b >> 63 == 1 { !b } else { b | (1 << 63) }
 }
 
 /// Projects one piece's sides by divide and conquer (seed §9 step 3) and records, per row,
@@ -111,7 +137,7 @@ fn project_piece(
     piece: &Piece,
     index: u32,
     res: ScreenResolution,
-    out: &mut Vec<Record>,
+    out: &mut Layers,
     line: &mut Vec<[f64; 3]>,
 ) {
     let n = piece.pts.len();
@@ -122,16 +148,17 @@ fn project_piece(
         let sq = frame.screen(q, piece.phi(q));
         if let Some(v) = piece.vertex[i] {
             let row = (sp[0] / res.pixel).floor() as i64;
-            out.push(Record { row, body, kind: Kind::Vertex, id: v, lo: sp[1], hi: sp[1], t_lo: sp[2], t_hi: sp[2] });
+            let r = Record { row, id: v, lo: sp[1], hi: sp[1], t_lo: sp[2], t_hi: sp[2] };
+            out[layer(body, Kind::Vertex)].push(r);
         }
         line.clear();
         line.push(sp);
         subdivide(frame, piece, (p, sp), (q, sq), res, 0, line);
         for w in line.windows(2) {
             let (a, b) = (w[0], w[1]);
-            crossings(a, b, res.pixel, body, index, out);
+            crossings(a, b, res.pixel, index, &mut out[layer(body, Kind::Crossing)]);
             if let Some(e) = piece.edge[i] {
-                runs(a, b, res.pixel, body, e, out);
+                runs(a, b, res.pixel, e, &mut out[layer(body, Kind::Edge)]);
             }
         }
     }
@@ -166,7 +193,7 @@ fn subdivide(
 
 /// Rows whose centre line `r = (k + ½)·pixel` the chord crosses, half-open in r so that a
 /// closed boundary crosses each row an even number of times.
-fn crossings(a: [f64; 3], b: [f64; 3], px: f64, body: Body, piece: u32, out: &mut Vec<Record>) {
+fn crossings(a: [f64; 3], b: [f64; 3], px: f64, piece: u32, out: &mut Vec<Record>) {
     let (lo, hi) = if a[0] <= b[0] { (a, b) } else { (b, a) };
     if lo[0] == hi[0] {
         return;
@@ -181,7 +208,7 @@ fn crossings(a: [f64; 3], b: [f64; 3], px: f64, body: Body, piece: u32, out: &mu
             let s = (c - lo[0]) / (hi[0] - lo[0]);
             let h = lo[1] + s * (hi[1] - lo[1]);
             let t = lo[2] + s * (hi[2] - lo[2]);
-            out.push(Record { row: k, body, kind: Kind::Crossing, id: piece, lo: h, hi: h, t_lo: t, t_hi: t });
+            out.push(Record { row: k, id: piece, lo: h, hi: h, t_lo: t, t_hi: t });
         }
         k += 1;
     }
@@ -189,7 +216,7 @@ fn crossings(a: [f64; 3], b: [f64; 3], px: f64, body: Body, piece: u32, out: &mu
 
 /// The chord's pixels, one run per row it passes through (what Bresenham's pixels of one row
 /// merge into), with the h and t ranges of the chord inside the row.
-fn runs(a: [f64; 3], b: [f64; 3], px: f64, body: Body, edge: u32, out: &mut Vec<Record>) {
+fn runs(a: [f64; 3], b: [f64; 3], px: f64, edge: u32, out: &mut Vec<Record>) {
     let (lo, hi) = if a[0] <= b[0] { (a, b) } else { (b, a) };
     let first = (lo[0] / px).floor() as i64;
     let last = (hi[0] / px).floor() as i64;
@@ -203,16 +230,7 @@ fn runs(a: [f64; 3], b: [f64; 3], px: f64, body: Body, edge: u32, out: &mut Vec<
         let at = |s: f64, i: usize| lo[i] + s * (hi[i] - lo[i]);
         let (h0, h1) = (at(s0, 1), at(s1, 1));
         let (t0, t1) = (at(s0, 2), at(s1, 2));
-        out.push(Record {
-            row,
-            body,
-            kind: Kind::Edge,
-            id: edge,
-            lo: h0.min(h1),
-            hi: h0.max(h1),
-            t_lo: t0.min(t1),
-            t_hi: t0.max(t1),
-        });
+        out.push(Record { row, id: edge, lo: h0.min(h1), hi: h0.max(h1), t_lo: t0.min(t1), t_hi: t0.max(t1) });
     }
 }
 
@@ -226,17 +244,13 @@ struct Interval {
 
 /// Steps 5 and 6 of seed §9 for one row.
 fn scan_row(
-    row: &[Record],
+    rows: &[&[Record]; 6],
     pieces: &[Piece],
     res: ScreenResolution,
     intervals: &mut (Vec<Interval>, Vec<Interval>),
     found: &mut PairSet<Candidate>,
 ) {
-    let part = |body: Body, kind: Kind| {
-        let start = row.partition_point(|r| (r.body, r.kind) < (body, kind));
-        let end = row.partition_point(|r| (r.body, r.kind) <= (body, kind));
-        &row[start..end]
-    };
+    let part = |body: Body, kind: Kind| rows[layer(body, kind)];
     let (a_edges, a_verts) = (part(Body::A, Kind::Edge), part(Body::A, Kind::Vertex));
     let (b_edges, b_verts) = (part(Body::B, Kind::Edge), part(Body::B, Kind::Vertex));
     let m = res.pixel;
