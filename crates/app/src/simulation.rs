@@ -44,7 +44,8 @@ impl Simulation {
 /// The solver settings a scene document asks for (distances scaled to the scene unless it
 /// sets them).
 pub fn settings_for(scene: &LoadedScene, solver: &SolverDocument) -> SolverSettings {
-    SolverSettings::for_scene(scene.size, solver.explicit_distances(), solver.bm_culling, solver.max_substeps)
+    let glide = solver.narrow_phase == mockup_scene::NarrowPhase::Glide;
+    SolverSettings::for_scene(scene.size, solver.explicit_distances(), solver.bm_culling, solver.max_substeps, glide)
 }
 
 impl Plugin for SimulationPlugin {

@@ -220,6 +220,9 @@ fn ui(
                         ui.label(format!("solver {:.3} ms", r.solver_time.as_secs_f64() * 1e3));
                         ui.label(format!("{} contacts", r.contacts));
                         ui.label(format!("{} BV tests", r.counters.bv_tests));
+                        if r.glide_tests > 0 {
+                            ui.label(format!("{} glide tests", r.glide_tests));
+                        }
                     }
                     ui.separator();
                     let dragging = grab.drag.map(|d| d.part);
@@ -409,12 +412,17 @@ fn settings_panel(ui: &mut egui::Ui, assembly: &mut Assembly, sim: &mut Simulati
     egui::ComboBox::from_label("Narrow phase")
         .selected_text(match doc.narrow_phase {
             NarrowPhase::Exact => "Exact (screw, cubics)",
-            NarrowPhase::Glide => "Glide (not implemented)",
+            NarrowPhase::Glide => "Glide (Buss' screen)",
         })
         .show_ui(ui, |ui| {
             ui.selectable_value(&mut doc.narrow_phase, NarrowPhase::Exact, "Exact (screw, cubics)");
-            ui.add_enabled(false, egui::Button::new("Glide (not implemented yet)"));
-        });
+            ui.selectable_value(&mut doc.narrow_phase, NarrowPhase::Glide, "Glide (Buss' screen)");
+        })
+        .response
+        .on_hover_text(
+            "Exact: Redon's screw motion, roots of cubics. Glide: Buss' collision screen along \
+             constant-velocity screws; collisions less proper than -0.1 are ignored.",
+        );
     ui.add(egui::Slider::new(&mut doc.max_substeps, 1..=64).text("sub-steps per frame"));
     if doc != assembly.loaded.document.solver {
         let settings = settings_for(&assembly.loaded, &doc);

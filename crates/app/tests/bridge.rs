@@ -345,3 +345,22 @@ fn save_chosen_in_the_prompt_saves_then_goes_on_and_a_cancelled_save_forgets_the
     let saved = mockup_scene::document::read(&file).unwrap();
     assert_eq!(saved.parts[0].pose.translation, cube_pose(&app).translation.to_array());
 }
+
+/// A scene that asks for the glide narrow phase gets it: the drag stops at the wall and
+/// slides along it, with the glide screen doing the checking.
+#[test]
+fn the_glide_narrow_phase_stops_and_slides_too() {
+    let mut scene = cube_and_wall();
+    scene.document.solver.narrow_phase = mockup_scene::NarrowPhase::Glide;
+    let mut app = app_with(scene);
+    let narrow = app.world().resource::<Simulation>().world.settings().narrow_phase;
+    assert!(matches!(narrow, mockup_solver::NarrowPhase::Glide(_)), "{narrow:?}");
+    let mut path = ramp((0.0, 0.0), (5.0, 0.0), 20);
+    path.extend(ramp((5.0, 0.0), (5.0, 3.0), 30));
+    drag(&mut app, &path);
+    let p = cube_pose(&app).translation;
+    let s = *app.world().resource::<Simulation>().world.settings();
+    assert!(p.x + 0.5 < 2.0 && p.x + 0.5 > 2.0 - s.breaking, "left the wall: {p:?}");
+    assert!((p.y - 3.0).abs() < 1e-3, "did not slide to y = 3: {p:?}");
+    no_interpenetration(&app);
+}

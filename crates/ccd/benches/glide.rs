@@ -116,7 +116,12 @@ fn main() {
         "| model | triangles | resolution | pixel | records | tests | collisions (proper) | time | paper | paper / 20 |"
     );
     println!("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    // GLIDE_BENCH=cubes (or car, tori) runs one model, e.g. under a profiler.
+    let only = std::env::var("GLIDE_BENCH").ok();
     for (scene, (_, theirs)) in scenes().iter().zip(paper) {
+        if only.as_deref().is_some_and(|o| o != scene.name) {
+            continue;
+        }
         for (k, res) in [Resolution::Low, Resolution::Medium, Resolution::High].into_iter().enumerate() {
             let opts = GlideOptions { resolution: res, ..GlideOptions::default() };
             let report = glide_collisions(&scene.a, &still, &scene.b, &scene.motion, &opts);

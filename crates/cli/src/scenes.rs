@@ -2,8 +2,8 @@
 
 use crate::args::{Options, UsageError};
 use crate::toi::counters_json;
-use mockup_scene::source::FileSystem;
 use mockup_scene::LoadedScene;
+use mockup_scene::source::FileSystem;
 use mockup_solver::{SolverSettings, World};
 use serde_json::json;
 use std::path::Path;
@@ -79,7 +79,8 @@ pub fn info(args: &[String]) -> Result<(), UsageError> {
 /// The solver settings a scene asks for.
 pub fn solver_settings(scene: &LoadedScene) -> SolverSettings {
     let s = &scene.document.solver;
-    SolverSettings::for_scene(scene.size, scene.explicit_distances(), s.bm_culling, s.max_substeps)
+    let glide = s.narrow_phase == mockup_scene::NarrowPhase::Glide;
+    SolverSettings::for_scene(scene.size, scene.explicit_distances(), s.bm_culling, s.max_substeps, glide)
 }
 
 pub fn replay(args: &[String]) -> Result<(), UsageError> {

@@ -112,7 +112,7 @@ pub enum Distances {
 pub enum NarrowPhase {
     /// Redon's screw motion, exact roots of cubics (`mockup-ccd`).
     Exact,
-    /// Buss' glide-rotation screen (not implemented yet: loads, and runs as `Exact`).
+    /// Buss' glide-rotation screen (`mockup_ccd::glide`), along constant-velocity screws.
     Glide,
 }
 

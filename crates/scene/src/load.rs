@@ -94,9 +94,6 @@ pub fn load(path: &Path, source: &dyn Source, progress: &mut dyn FnMut(Progress)
         progress(Progress { fraction: 0.5 + 0.5 * done as f32 / total.max(1) as f32, stage: "building trees".into() })
     });
     let build_time = clock.elapsed();
-    if document.solver.narrow_phase == crate::NarrowPhase::Glide {
-        warnings.push(format!("{}: the glide narrow phase is not implemented yet; exact CCD is used", path.display()));
-    }
     let size = document.size.unwrap_or_else(|| scene_size(&colliders, &document.parts));
     progress(Progress { fraction: 1.0, stage: "done".into() });
     Ok(LoadedScene { document, colliders, size, warnings, parse_time, build_time })

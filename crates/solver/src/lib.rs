@@ -11,5 +11,5 @@ mod world;
 
 pub use contact::{BodyId, ContactPoint};
 pub use mass::MassProperties;
-pub use settings::{REFERENCE_SCENE_SIZE, SolverSettings};
+pub use settings::{NarrowPhase, REFERENCE_SCENE_SIZE, SolverSettings};
 pub use world::{Body, SolverError, StepReport, World};

@@ -1,6 +1,18 @@
 //! The solver's distances and budgets (docs/solver.md §2, §4).
 
 use mockup_ccd::QueryOptions;
+use mockup_ccd::glide::GlideOptions;
+
+/// Which continuous test checks each move.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum NarrowPhase {
+    /// Redon's exact CCD; bodies move along his screws (seed 001 §2).
+    #[default]
+    Exact,
+    /// Buss' glide screen; bodies move along constant-velocity screws, the motion the screen
+    /// computes for, and collisions below the properness threshold are ignored (seed 002).
+    Glide(GlideOptions),
+}
 
 /// The seed's environment width for its distances (seed 001 §4).
 pub const REFERENCE_SCENE_SIZE: f64 = 50.0;
@@ -22,6 +34,7 @@ pub struct SolverSettings {
     pub contact_window: f64,
     /// The CCD queries' settings (BM-culling on by default).
     pub query: QueryOptions,
+    pub narrow_phase: NarrowPhase,
 }
 
 impl Default for SolverSettings {
@@ -35,6 +48,7 @@ impl Default for SolverSettings {
             max_repositioning: 4,
             contact_window: 1e-3,
             query: QueryOptions::default(),
+            narrow_phase: NarrowPhase::Exact,
         }
     }
 }
@@ -50,9 +64,19 @@ impl SolverSettings {
         s
     }
 
-    /// A scene's settings: explicit distances `[εr, εs, εb]`, or the seed's scaled to `size`.
-    pub fn for_scene(size: f64, explicit: Option<[f64; 3]>, bm_culling: bool, max_substeps: u32) -> SolverSettings {
+    /// A scene's settings: explicit distances `[εr, εs, εb]`, or the seed's scaled to `size`;
+    /// `glide` picks the glide screen (default options) as the narrow phase.
+    pub fn for_scene(
+        size: f64,
+        explicit: Option<[f64; 3]>,
+        bm_culling: bool,
+        max_substeps: u32,
+        glide: bool,
+    ) -> SolverSettings {
         let mut s = SolverSettings::for_scene_size(size);
+        if glide {
+            s.narrow_phase = NarrowPhase::Glide(GlideOptions::default());
+        }
         if let Some([r, e, b]) = explicit {
             (s.repositioning, s.security, s.breaking) = (r, e, b);
         }

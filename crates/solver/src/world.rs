@@ -3,10 +3,11 @@
 use crate::contact::{self, BodyId, ContactPoint};
 use crate::gauss::{self, Displacement, Frame};
 use crate::mass::MassProperties;
-use crate::settings::SolverSettings;
+use crate::settings::{NarrowPhase, SolverSettings};
 use glam::{DMat3, DQuat};
+use mockup_ccd::glide::{GlideBody, glide_collisions};
 use mockup_ccd::{
-    Collider, Contact, Counters, Motion, Pose, contacts_within, first_contact, intersects, near_triangle_pairs,
+    Collider, Contact, Counters, Motion, Pose, Screw, contacts_within, first_contact, intersects, near_triangle_pairs,
     proximity_among,
 };
 use std::collections::HashMap;
@@ -22,13 +23,20 @@ pub struct Body {
     pub mass: MassProperties,
     /// A ball around the mesh (body frame): centre and radius.
     sphere: (glam::DVec3, f64),
+    /// The mesh prepared for the glide screen, built the first time it is needed.
+    glide: std::sync::OnceLock<Arc<GlideBody>>,
 }
 
 impl Body {
     pub fn new(collider: Arc<Collider>, pose: Pose, fixed: bool) -> Body {
         let mass = MassProperties::of(collider.mesh(), collider.tree());
         let (lo, hi) = collider.mesh().bounds();
-        Body { collider, pose, fixed, mass, sphere: (0.5 * (lo + hi), 0.5 * (hi - lo).length()) }
+        let sphere = (0.5 * (lo + hi), 0.5 * (hi - lo).length());
+        Body { collider, pose, fixed, mass, sphere, glide: std::sync::OnceLock::new() }
+    }
+
+    fn glide_body(&self) -> &GlideBody {
+        self.glide.get_or_init(|| Arc::new(GlideBody::new(self.collider.mesh().clone())))
     }
 
     fn world_center(&self) -> glam::DVec3 {
@@ -103,6 +111,24 @@ pub struct StepReport {
     pub solver_time: Duration,
     /// CCD and proximity counters, summed.
     pub counters: Counters,
+    /// Exact VF, FV and EE tests the glide screen ran (glide narrow phase only).
+    pub glide_tests: u64,
+}
+
+/// How a body moves over a sub-step.
+enum Path {
+    Redon(mockup_ccd::ScrewPath),
+    /// The constant-velocity screw of the displacement, from the start pose.
+    Constant(Screw, Pose),
+}
+
+impl Path {
+    fn pose_at(&self, t: f64) -> Pose {
+        match self {
+            Path::Redon(p) => p.pose_at(t),
+            Path::Constant(screw, start) => screw.helix_at(t) * *start,
+        }
+    }
 }
 
 /// Bodies, settings and the contacts kept between steps.
@@ -370,18 +396,32 @@ impl World {
                 moving[b] = true;
             }
         }
-        // The first contact over every pair with a mover.
+        // The first contact over every pair with a mover. With the glide screen, its list of
+        // every collision of the hitting pair is kept for the near-simultaneous contacts.
         let clock = Instant::now();
         let mut first: Option<(BodyId, BodyId, Contact)> = None;
+        let mut glide_list: Vec<Contact> = Vec::new();
         let pairs: Vec<_> = self.pairs().filter(|&(i, j)| moving[i] || moving[j]).collect();
         for &(i, j) in &pairs {
             let (a, b) = (&self.bodies[i], &self.bodies[j]);
-            let r = first_contact(&a.collider, &motions[i], &b.collider, &motions[j], &s.query);
-            report.counters += r.counters;
-            if let Some(c) = r.value
+            let (hit, list) = match s.narrow_phase {
+                NarrowPhase::Exact => {
+                    let r = first_contact(&a.collider, &motions[i], &b.collider, &motions[j], &s.query);
+                    report.counters += r.counters;
+                    (r.value, Vec::new())
+                }
+                NarrowPhase::Glide(opts) => {
+                    let r = glide_collisions(a.glide_body(), &motions[i], b.glide_body(), &motions[j], &opts);
+                    report.glide_tests += r.counters.tests as u64;
+                    let list: Vec<Contact> = r.collisions.iter().map(|c| c.contact).collect();
+                    (list.first().copied(), list)
+                }
+            };
+            if let Some(c) = hit
                 && first.is_none_or(|(_, _, f)| c.time < f.time)
             {
                 first = Some((i, j, c));
+                glide_list = list;
             }
         }
         let Some((i, j, hit)) = first else {
@@ -394,8 +434,15 @@ impl World {
             self.refresh_timed(report);
             return Moved::Full;
         };
-        // Back off along the motion from the contact (docs/solver.md §4).
-        let paths: Vec<_> = motions.iter().map(|m| m.path()).collect();
+        // Back off along the motion from the contact (docs/solver.md §4): Redon's screws for
+        // the exact CCD, constant-velocity screws for the glide screen (docs/glide.md §3).
+        let paths: Vec<Path> = motions
+            .iter()
+            .map(|m| match s.narrow_phase {
+                NarrowPhase::Exact => Path::Redon(m.path()),
+                NarrowPhase::Glide(_) => Path::Constant(Screw::from_displacement(&(m.to * m.from.inverse())), m.from),
+            })
+            .collect();
         let pair_at = |t: f64| {
             let (a, b) = (&self.bodies[i], &self.bodies[j]);
             contact::feature_pair(
@@ -423,16 +470,17 @@ impl World {
         }
         let t_b = lo;
         // Near-simultaneous contacts of the hitting pair.
-        let (a, b) = (&self.bodies[i], &self.bodies[j]);
-        let near = contacts_within(
-            &a.collider,
-            &motions[i],
-            &b.collider,
-            &motions[j],
-            (hit.time + s.contact_window).min(1.0),
-            &s.query,
-        );
-        report.counters += near.counters;
+        let until = (hit.time + s.contact_window).min(1.0);
+        let near = match s.narrow_phase {
+            NarrowPhase::Exact => {
+                let (a, b) = (&self.bodies[i], &self.bodies[j]);
+                let near = contacts_within(&a.collider, &motions[i], &b.collider, &motions[j], until, &s.query);
+                report.counters += near.counters;
+                near.value
+            }
+            // Already filtered by properness (seed 002 §9).
+            NarrowPhase::Glide(_) => glide_list.into_iter().filter(|c| c.time <= until).collect(),
+        };
         report.ccd_time += clock.elapsed();
         let previous: Vec<Pose> = self.bodies.iter().map(|b| b.pose).collect();
         if t_b > 0.0 {
@@ -454,7 +502,7 @@ impl World {
             }
         }
         self.refresh_timed(report);
-        for c in &near.value {
+        for c in &near {
             let (a, b) = (&self.bodies[i], &self.bodies[j]);
             let cp = contact::feature_pair(
                 (i, &a.collider, &a.pose),

@@ -94,6 +94,7 @@ impl Poly {
     }
 }
 
+#[allow(clippy::too_many_arguments)] // one triangle's data, as the caller has it at hand
 /// The pieces of one triangle of body `body` (glide coordinates; B at the start of the step),
 /// `n` its outward unit normal.
 pub fn pieces_of_face(

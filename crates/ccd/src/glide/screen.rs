@@ -99,15 +99,18 @@ pub fn scan(frame: &GlideFrame, pieces: &[Piece], res: ScreenResolution) -> Scre
     }
     // Seed §9 step 4: by row, then (crossings) by piece, then by h. Integer keys keep the
     // comparisons cheap; `ordered` maps an f64 to bits that sort the same way.
+    let mut scratch = Vec::new();
     for (l, records) in layers.iter_mut().enumerate() {
         let crossing = l % 3 == Kind::Crossing as usize;
-        records.sort_unstable_by_key(|r| (r.row, if crossing { r.id } else { 0 }, ordered(r.lo)));
+        sort_by_row(records, &mut scratch);
+        for row in records.chunk_by_mut(|a, b| a.row == b.row) {
+            row.sort_unstable_by_key(|r| (if crossing { r.id } else { 0 }, ordered(r.lo)));
+        }
     }
     let mut out = ScreenOutput { records: layers.iter().map(Vec::len).sum(), ..ScreenOutput::default() };
     let mut intervals = (Vec::new(), Vec::new());
     let mut cursor = [0usize; 6];
-    loop {
-        let Some(row) = (0..6).filter_map(|l| layers[l].get(cursor[l]).map(|r| r.row)).min() else { break };
+    while let Some(row) = (0..6).filter_map(|l| layers[l].get(cursor[l]).map(|r| r.row)).min() {
         let mut rows: [&[Record]; 6] = Default::default();
         for l in 0..6 {
             let start = cursor[l];
@@ -122,6 +125,33 @@ pub fn scan(frame: &GlideFrame, pieces: &[Piece], res: ScreenResolution) -> Scre
         scan_row(&rows, pieces, res, &mut intervals, &mut out.candidates);
     }
     out
+}
+
+/// Bucket sort by row (seed §9 step 4), stable; a comparison sort when the rows are too
+/// spread out for buckets.
+fn sort_by_row(records: &mut Vec<Record>, scratch: &mut Vec<Record>) {
+    let Some(lo) = records.iter().map(|r| r.row).min() else { return };
+    let hi = records.iter().map(|r| r.row).max().unwrap_or(lo);
+    let span = (hi - lo) as usize + 1;
+    if span > 4 * records.len() + 64 {
+        records.sort_by_key(|r| r.row);
+        return;
+    }
+    let mut start = vec![0usize; span + 1];
+    for r in records.iter() {
+        start[(r.row - lo) as usize + 1] += 1;
+    }
+    for i in 0..span {
+        start[i + 1] += start[i];
+    }
+    scratch.clear();
+    scratch.resize(records.len(), records[0]);
+    for r in records.iter() {
+        let slot = &mut start[(r.row - lo) as usize];
+        scratch[*slot] = *r;
+        *slot += 1;
+    }
+    std::mem::swap(records, scratch);
 }
 
 /// An f64's bits, mapped so that unsigned order is numeric order.
