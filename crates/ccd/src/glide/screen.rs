@@ -309,18 +309,43 @@ fn scan_row(
         b.lo <= a.hi + m && a.lo <= b.hi + m && a.t_hi - b.t_lo >= -res.time && a.t_lo - b.t_hi <= 1.0 + res.time
     };
     let mut pairs = |xs: &[Record], ys: &[Record], make: fn(u32, u32) -> Candidate| {
-        for x in xs {
-            for y in ys.iter().take_while(|y| y.lo <= x.hi + m) {
-                if meet(x, y) {
-                    found.insert(make(x.id, y.id));
-                }
+        sweep(xs, ys, m, |x, y| {
+            if meet(x, y) {
+                found.insert(make(x.id, y.id));
             }
-        }
+        });
     };
     pairs(a_edges, b_edges, Candidate::EdgeEdge);
     pairs(a_edges, b_verts, Candidate::EdgeVertex);
     pairs(a_verts, b_edges, Candidate::VertexEdge);
     pairs(a_verts, b_verts, Candidate::VertexVertex);
+}
+
+/// Calls `f` for every pair of `xs × ys` whose h ranges, widened by `m`, overlap; both sorted
+/// by `lo`. A sweep over h with the open records of each side.
+fn sweep(xs: &[Record], ys: &[Record], m: f64, mut f: impl FnMut(&Record, &Record)) {
+    let (mut i, mut j) = (0, 0);
+    let (mut open_x, mut open_y): (Vec<&Record>, Vec<&Record>) = (Vec::new(), Vec::new());
+    while i < xs.len() || j < ys.len() {
+        let take_x = j >= ys.len() || (i < xs.len() && xs[i].lo <= ys[j].lo);
+        if take_x {
+            let x = &xs[i];
+            i += 1;
+            open_y.retain(|y| y.hi + m >= x.lo);
+            for y in &open_y {
+                f(x, y);
+            }
+            open_x.push(x);
+        } else {
+            let y = &ys[j];
+            j += 1;
+            open_x.retain(|x| x.hi + m >= y.lo);
+            for x in &open_x {
+                f(x, y);
+            }
+            open_y.push(y);
+        }
+    }
 }
 
 /// Pairs each piece's crossings in h order into the face's intervals on this row, sorted by
