@@ -15,10 +15,11 @@ pub const GEN_USAGE: &str = "mockup-cli gen-assets [--out DIR]
 pub const INFO_USAGE: &str = "mockup-cli info SCENE.ron
     Parts, triangles, bounds, and the time to read the meshes and build their trees.";
 
-pub const REPLAY_USAGE: &str = "mockup-cli replay SCENE.ron --part NAME --targets TARGETS.ron
+pub const REPLAY_USAGE: &str =
+    "mockup-cli replay SCENE.ron --part NAME --targets TARGETS.ron [--narrow-phase exact|glide]
     Drags the part through the target poses of TARGETS.ron, a RON list of
     (translation: (x, y, z), rotation: (x, y, z, w)). Prints one JSON line per step; exits
-    with status 1 if any two parts ever interpenetrate.";
+    with status 1 if any two parts ever interpenetrate. --narrow-phase overrides the scene's.";
 
 /// The first argument (a path), then `--key value` options.
 fn positional<'a>(args: &'a [String], what: &str) -> Result<(&'a str, &'a [String]), UsageError> {
@@ -85,7 +86,7 @@ pub fn solver_settings(scene: &LoadedScene) -> SolverSettings {
 
 pub fn replay(args: &[String]) -> Result<(), UsageError> {
     let (path, rest) = positional(args, "SCENE.ron")?;
-    let o = Options::parse(rest, &["part", "targets"])?;
+    let o = Options::parse(rest, &["part", "targets", "narrow-phase"])?;
     let part = o.required("part")?;
     let targets_path = o.required("targets")?;
     let targets = mockup_scene::document::read_poses(Path::new(targets_path)).map_err(|e| UsageError(e.to_string()))?;
@@ -97,7 +98,14 @@ pub fn replay(args: &[String]) -> Result<(), UsageError> {
     if scene.document.parts[id].fixed {
         return Err(UsageError(format!("{path}: part {part:?} is fixed")));
     }
-    let mut world = World::new(solver_settings(&scene)).map_err(|e| UsageError(format!("{path}: {e}")))?;
+    let mut settings = solver_settings(&scene);
+    match o.get("narrow-phase") {
+        None => {}
+        Some("exact") => settings.narrow_phase = mockup_solver::NarrowPhase::Exact,
+        Some("glide") => settings.narrow_phase = mockup_solver::NarrowPhase::Glide(Default::default()),
+        Some(other) => return Err(UsageError(format!("--narrow-phase {other:?}: expected exact or glide"))),
+    }
+    let mut world = World::new(settings).map_err(|e| UsageError(format!("{path}: {e}")))?;
     for (p, c) in scene.document.parts.iter().zip(&scene.colliders) {
         world.add_body(c.clone(), p.pose.to_pose(), p.fixed);
     }

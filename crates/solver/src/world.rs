@@ -36,7 +36,7 @@ impl Body {
     }
 
     fn glide_body(&self) -> &GlideBody {
-        self.glide.get_or_init(|| Arc::new(GlideBody::new(self.collider.mesh().clone())))
+        self.glide.get_or_init(|| Arc::new(GlideBody::from_collider(self.collider.clone())))
     }
 
     fn world_center(&self) -> glam::DVec3 {

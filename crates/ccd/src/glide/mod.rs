@@ -17,17 +17,19 @@ pub use screen::ScreenResolution;
 
 use crate::motion::{Pose, Screw};
 use crate::query::{Contact, ContactKind};
-use crate::{Mesh, Motion};
+use crate::{Collider, ColliderOptions, Mesh, Motion};
 use glam::DVec3;
 use pieces::{Body, Piece, pieces_of_face};
 use resolve::{Hit, Placed, Resolver, Test};
 use std::f64::consts::FRAC_PI_2;
+use std::sync::Arc;
 
-/// A mesh prepared for the glide screen: bounding sphere and, per edge, its left and right
-/// faces (walking from its first to its second vertex, seen from outside).
+/// A mesh prepared for the glide screen: its collider (for the broad phase), bounding sphere
+/// and, per edge, its left and right faces (walking from its first to its second vertex, seen
+/// from outside).
 #[derive(Clone, Debug)]
 pub struct GlideBody {
-    mesh: Mesh,
+    collider: Arc<Collider>,
     centre: DVec3,
     radius: f64,
     sides: Vec<[Option<u32>; 2]>,
@@ -40,6 +42,15 @@ pub struct GlideBody {
 
 impl GlideBody {
     pub fn new(mesh: Mesh) -> GlideBody {
+        GlideBody::from_collider(Arc::new(Collider::with_options(
+            mesh,
+            &ColliderOptions { cones: None, ..ColliderOptions::default() },
+        )))
+    }
+
+    /// Shares a collider's mesh and OBB tree.
+    pub fn from_collider(collider: Arc<Collider>) -> GlideBody {
+        let mesh = collider.mesh();
         let (lo, hi) = mesh.bounds();
         let centre = 0.5 * (lo + hi);
         let radius = mesh.vertices().iter().map(|&p| (p - centre).length()).fold(0.0, f64::max);
@@ -62,17 +73,17 @@ impl GlideBody {
             }
             face_edges.push(fe);
         }
-        let orientation = if mesh.stats().is_closed() && signed_volume(&mesh) < 0.0 { -1.0 } else { 1.0 };
+        let orientation = if mesh.stats().is_closed() && signed_volume(mesh) < 0.0 { -1.0 } else { 1.0 };
         if orientation < 0.0 {
             for s in &mut sides {
                 s.swap(0, 1);
             }
         }
-        GlideBody { mesh, centre, radius, sides, face_edges, orientation }
+        GlideBody { collider, centre, radius, sides, face_edges, orientation }
     }
 
     pub fn mesh(&self) -> &Mesh {
-        &self.mesh
+        self.collider.mesh()
     }
 }
 
@@ -140,6 +151,8 @@ pub struct GlideCounters {
     pub candidates: usize,
     /// Exact VF, FV and EE tests they expanded to.
     pub tests: usize,
+    /// Faces of both bodies the broad phase kept (0 when the step was too long for it).
+    pub near_faces: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -292,14 +305,29 @@ fn one_step(
         return Vec::new();
     }
     let scale = a.radius + b.radius + (ca - cb).length();
-    let pa = place(a, frame.to_glide);
-    let pb = place(b, frame.b_start);
+    // Broad phase: a point of B travels at most `reach` relative to A over the step, so only
+    // triangles closer than that at the start can meet. The OBB trees find them; when the
+    // reach is a good part of the bodies, everything is near and the screen takes all.
+    let reach = frame.max_speed(cb, b.radius) * (1.0 + 1e-9) + 1e-9 * scale;
+    let masks = if pairs == Pairs::Screen && reach < BROAD_PHASE_REACH * a.radius.min(b.radius) {
+        let masks = near_faces(a, b, b0.inverse() * a0, reach);
+        report.counters.near_faces += masks.iter().map(|m| m.iter().filter(|&&x| x).count()).sum::<usize>();
+        if masks[0].iter().all(|&x| !x) {
+            report.counters.early_outs += 1;
+            return Vec::new();
+        }
+        Some(masks)
+    } else {
+        None
+    };
+    let pa = place(a, frame.to_glide, masks.as_ref().map(|m| m[0].as_slice()));
+    let pb = place(b, frame.b_start, masks.as_ref().map(|m| m[1].as_slice()));
     let tests = match pairs {
         Pairs::Screen => {
             let mut pieces: Vec<Piece> = Vec::new();
-            for (body, placed, prepared) in [(Body::A, &pa, a), (Body::B, &pb, b)] {
+            for (k, (body, placed, prepared)) in [(Body::A, &pa, a), (Body::B, &pb, b)].into_iter().enumerate() {
                 for t in 0..placed.mesh.triangles().len() as u32 {
-                    if placed.mesh.is_degenerate(t) {
+                    if placed.mesh.is_degenerate(t) || masks.as_ref().is_some_and(|m| !m[k][t as usize]) {
                         continue;
                     }
                     let tri = placed.mesh.triangle(t);
@@ -333,16 +361,58 @@ fn one_step(
     hits.into_iter().map(|h| (h, to_local)).collect()
 }
 
-/// A body's vertices and face normals in glide coordinates.
-fn place(body: &GlideBody, pose: Pose) -> Placed<'_> {
-    Placed {
-        mesh: &body.mesh,
-        pts: body.mesh.vertices().iter().map(|&p| pose.transform_point(p)).collect(),
-        normals: (0..body.mesh.triangles().len() as u32)
-            .map(|t| body.orientation * pose.transform_vector(body.mesh.normal(t)))
-            .collect(),
-        sides: &body.sides,
+/// The broad phase is used while a point of B travels less than this fraction of the
+/// smaller bounding radius over the step.
+const BROAD_PHASE_REACH: f64 = 0.5;
+
+/// Faces of A and of B whose leaf boxes are within `reach` of the other body's (A at
+/// `a_in_b` in B's frame, at the start of the step).
+fn near_faces(a: &GlideBody, b: &GlideBody, a_in_b: Pose, reach: f64) -> [Vec<bool>; 2] {
+    let mut masks = [vec![false; a.mesh().triangles().len()], vec![false; b.mesh().triangles().len()]];
+    let mut counters = crate::Counters::default();
+    crate::query::traversal::near_leaf_pairs(&a.collider, &a_in_b, &b.collider, reach, &mut counters, |la, lb, _| {
+        for &t in la {
+            masks[0][t as usize] = true;
+        }
+        for &t in lb {
+            masks[1][t as usize] = true;
+        }
+        std::ops::ControlFlow::Continue(())
+    });
+    masks
+}
+
+/// A body's vertices and face normals in glide coordinates: all of them, or (with a face
+/// mask) those of the masked faces and of every face sharing a vertex with one, which is what
+/// the tests the masked faces can expand to read (the rest stay NaN, and are never read).
+fn place<'a>(body: &'a GlideBody, pose: Pose, mask: Option<&[bool]>) -> Placed<'a> {
+    let mesh = body.mesh();
+    let normal = |t: u32| body.orientation * pose.transform_vector(mesh.normal(t));
+    let Some(mask) = mask else {
+        return Placed {
+            mesh,
+            pts: mesh.vertices().iter().map(|&p| pose.transform_point(p)).collect(),
+            normals: (0..mesh.triangles().len() as u32).map(normal).collect(),
+            sides: &body.sides,
+        };
+    };
+    let mut pts = vec![DVec3::NAN; mesh.vertices().len()];
+    let mut normals = vec![DVec3::NAN; mesh.triangles().len()];
+    for t in (0..mesh.triangles().len() as u32).filter(|&t| mask[t as usize]) {
+        for v in mesh.triangle(t) {
+            for &e in mesh.vertex_edges(v) {
+                for &f in mesh.edge_faces(e) {
+                    if normals[f as usize].is_nan() {
+                        normals[f as usize] = normal(f);
+                        for w in mesh.triangle(f) {
+                            pts[w as usize] = pose.transform_point(mesh.vertex(w));
+                        }
+                    }
+                }
+            }
+        }
     }
+    Placed { mesh, pts, normals, sides: &body.sides }
 }
 
 /// Pixel size and time resolution (glide.md §9).

@@ -5,7 +5,7 @@ mod continuous;
 mod intersects;
 mod proximity;
 pub mod reference;
-mod traversal;
+pub(crate) mod traversal;
 
 pub use continuous::{contacts_within, first_contact};
 pub use intersects::intersects;

@@ -17,7 +17,7 @@ pub(super) fn open_a(node_a: &Node, node_b: &Node) -> bool {
 
 /// Calls `visit(triangles of A, triangles of B)` for every pair of leaves whose boxes come
 /// within `margin`, A placed in B's frame by `to_b`, until `visit` breaks. Counts box tests.
-pub(super) fn near_leaf_pairs(
+pub(crate) fn near_leaf_pairs(
     a: &Collider,
     to_b: &Pose,
     b: &Collider,
