@@ -106,7 +106,8 @@ pub enum Resolution {
     Medium,
     High,
     /// Pixel size (a length) and time resolution (a fraction of the step). Values that are
-    /// not positive and finite fall back to `Medium`.
+    /// not positive and finite fall back to `Medium`; pixels are never finer than 1e-5 of the
+    /// bodies' size, nor times than 1e-9 of the step.
     Explicit {
         pixel: f64,
         time: f64,
@@ -425,9 +426,12 @@ fn resolution(
     spheres: [(DVec3, f64); 2],
 ) -> ScreenResolution {
     let speed = spheres.iter().map(|&(c, r)| frame.max_speed(c, r)).fold(0.0, f64::max).max(1e-300);
+    // Memory and time grow with the pixels an edge covers: no finer than 1e-5 of the
+    // bodies' size, whatever is asked.
+    let finest = 1e-5 * (spheres[0].1 + spheres[1].1);
     let per_edge = match wanted {
         Resolution::Explicit { pixel, time } if pixel.is_finite() && pixel > 0.0 && time.is_finite() && time > 0.0 => {
-            return ScreenResolution { pixel, time };
+            return ScreenResolution { pixel: pixel.max(finest), time: time.max(1e-9) };
         }
         Resolution::Low => 6.0,
         Resolution::High => 24.0,
@@ -450,8 +454,8 @@ fn resolution(
         let k = lengths.len() / 4;
         *lengths.select_nth_unstable_by(k, f64::total_cmp).1
     };
-    let pixel = typical / per_edge;
-    ScreenResolution { pixel, time: pixel / speed }
+    let pixel = (typical / per_edge).max(finest);
+    ScreenResolution { pixel, time: (pixel / speed).max(1e-9) }
 }
 
 /// Hits at the same time and place are one collision: keep the most proper (seed §9: VV, EV

@@ -77,7 +77,8 @@ fn figure_2b_second_collision_slightly_improper() {
 }
 
 /// A step with a large rotation about an axis through B: the screen finds the same proper
-/// collisions as testing every pair.
+/// collisions as testing every pair, at the presets and at odd explicit resolutions (invalid,
+/// absurdly fine — clamped —, coarse).
 #[test]
 fn screen_matches_all_pairs_on_a_turning_bar() {
     let bar = GlideBody::new(MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::new(2.0, 0.2, 0.2)).build().unwrap());
@@ -88,7 +89,12 @@ fn screen_matches_all_pairs_on_a_turning_bar() {
             .unwrap(),
     );
     let motion = Motion::new(Pose::IDENTITY, Pose::new(DQuat::from_rotation_z(1.2), DVec3::new(0.0, 0.0, 0.3)));
-    for res in [Resolution::Low, Resolution::Medium, Resolution::High] {
+    let odd = [
+        Resolution::Explicit { pixel: f64::NAN, time: 0.1 },
+        Resolution::Explicit { pixel: 1e-300, time: 1e-300 },
+        Resolution::Explicit { pixel: 0.5, time: 0.5 },
+    ];
+    for res in [Resolution::Low, Resolution::Medium, Resolution::High].into_iter().chain(odd) {
         let opts = GlideOptions { resolution: res, ..GlideOptions::default() };
         let screen = glide_collisions(&post, &still(), &bar, &motion, &opts);
         let all = glide_collisions_all_pairs(&post, &still(), &bar, &motion, &opts);
