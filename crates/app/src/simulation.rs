@@ -41,23 +41,11 @@ impl Simulation {
     }
 }
 
-/// A drag step starts no new sub-step after this long, so that a frame of hard contact work
-/// stays short; the drag goes on toward the mouse on the next frame.
-pub const DRAG_TIME_BUDGET: std::time::Duration = std::time::Duration::from_millis(25);
-
 /// The solver settings a scene document asks for (distances scaled to the scene unless it
-/// sets them), with the app's time budget per frame.
+/// sets them).
 pub fn settings_for(scene: &LoadedScene, solver: &SolverDocument) -> SolverSettings {
     let glide = solver.narrow_phase == mockup_scene::NarrowPhase::Glide;
-    let mut s = SolverSettings::for_scene(
-        scene.size,
-        solver.explicit_distances(),
-        solver.bm_culling,
-        solver.max_substeps,
-        glide,
-    );
-    s.time_budget = Some(DRAG_TIME_BUDGET);
-    s
+    SolverSettings::for_scene(scene.size, solver.explicit_distances(), solver.bm_culling, solver.max_substeps, glide)
 }
 
 impl Plugin for SimulationPlugin {

@@ -35,10 +35,6 @@ pub struct SolverSettings {
     /// The CCD queries' settings (BM-culling on by default).
     pub query: QueryOptions,
     pub narrow_phase: NarrowPhase,
-    /// A `drag` call starts no new sub-step after this much time (it always runs one): an
-    /// interactive caller keeps its frames short and continues toward the target on the
-    /// next call. `None`: only `max_substeps` limits it.
-    pub time_budget: Option<std::time::Duration>,
 }
 
 impl Default for SolverSettings {
@@ -53,7 +49,6 @@ impl Default for SolverSettings {
             contact_window: 1e-3,
             query: QueryOptions::default(),
             narrow_phase: NarrowPhase::Exact,
-            time_budget: None,
         }
     }
 }

@@ -97,8 +97,6 @@ pub struct StepReport {
     pub repositioning: u32,
     /// `max_substeps` ran out before the body reached its constrained goal.
     pub budget_exhausted: bool,
-    /// The settings' `time_budget` ran out before the body reached its constrained goal.
-    pub out_of_time: bool,
     /// Sub-steps stopped by a contact.
     pub blocked_substeps: u32,
     /// QP solves that did not converge (infeasible constraints); the move still went
@@ -308,7 +306,6 @@ impl World {
         // displacement, the screw is not; a sub-step that gets nowhere because of that retries
         // with a shorter one (docs/solver.md §4).
         let mut reach = 1.0;
-        let started = Instant::now();
         loop {
             if self.reposition_once(&mut report) {
                 continue;
@@ -320,10 +317,6 @@ impl World {
             let d0 = Displacement { translation: full.translation * reach, rotation: full.rotation * reach };
             if report.substeps >= s.max_substeps {
                 report.budget_exhausted = true;
-                break;
-            }
-            if report.substeps > 0 && s.time_budget.is_some_and(|b| started.elapsed() >= b) {
-                report.out_of_time = true;
                 break;
             }
             report.substeps += 1;

@@ -115,26 +115,3 @@ fn distances_scale_with_the_scene() {
     assert!((s.breaking - 0.0023).abs() < 1e-15);
     assert_eq!(SolverSettings::for_scene_size(f64::NAN), SolverSettings::default());
 }
-
-/// With a time budget that is always spent, a drag runs exactly one sub-step and says it ran
-/// out of time; the next call goes on from there.
-#[test]
-fn a_spent_time_budget_stops_after_one_substep() {
-    let (mut w, _) = floor_world();
-    let mut s = *w.settings();
-    s.time_budget = Some(std::time::Duration::ZERO);
-    w.set_settings(s).unwrap();
-    let b = w.add_body(cube(0.5), Pose::from_translation(DVec3::new(0.0, 0.0, 0.6)), false);
-    // Into the floor and sideways: more than one sub-step to reach the constrained goal.
-    let target = Pose::from_translation(DVec3::new(2.0, 1.0, -3.0));
-    let r = w.drag(b, target).unwrap();
-    assert_eq!(r.substeps, 1, "{r:?}");
-    assert!(r.out_of_time && !r.reached);
-    let mut last = r;
-    for _ in 0..40 {
-        last = w.drag(b, target).unwrap();
-        assert!(w.intersecting_pairs().is_empty());
-    }
-    let p = last.pose.translation;
-    assert!((p.x - 2.0).abs() < 1e-6 && (p.y - 1.0).abs() < 1e-6, "{p:?}");
-}
