@@ -92,7 +92,7 @@ fn scale(a: &Mesh, b: &Mesh) -> f64 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 160, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 192, ..ProptestConfig::default() })]
 
     /// Over random meshes and general motions (both bodies may move, rotations beyond π/2 are
     /// split): the screen finds every proper collision that testing all pairs finds, at the

@@ -354,8 +354,8 @@ fn one_step(
     report.counters.tests += tests.len();
     let resolver = Resolver::new(&frame, &pa, &pb, 1e-9 * scale);
     let mut hits = Vec::new();
-    for &test in &tests {
-        resolver.run(test, &mut hits);
+    for (&test, &window) in &tests {
+        resolver.run(test, window, &mut hits);
     }
     merge(&mut hits, 1e-7 * scale);
     hits.retain(|h| h.properness >= opts.properness_threshold);
@@ -441,7 +441,7 @@ fn resolution(
         .iter()
         .flat_map(|p| {
             let placed = if p.body == Body::A { a } else { b };
-            p.edge.iter().flatten().map(move |&e| {
+            p.poly.edges().iter().flatten().map(move |&e| {
                 let [u, v] = placed.mesh.edge(e);
                 (placed.pts[u as usize] - placed.pts[v as usize]).length()
             })

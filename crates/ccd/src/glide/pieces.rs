@@ -14,17 +14,88 @@ pub enum Body {
     B,
 }
 
-/// A convex polygon of one face, in glide coordinates, with what each corner and side came
-/// from. Side `i` runs from `pts[i]` to `pts[i + 1]`.
-#[derive(Clone, Debug)]
+/// Corners a piece can have: a triangle cut by at most four planes (facing, the x = 0 split,
+/// two azimuth limits), each adding at most one corner to a convex polygon.
+const MAX_CORNERS: usize = 8;
+
+/// A convex polygon, in glide coordinates, with what each corner and side came from. Side
+/// `i` runs from corner `i` to corner `i + 1`. Stored inline: pieces are made by the
+/// thousand per call.
+#[derive(Clone, Copy, Debug)]
+pub struct Poly {
+    len: usize,
+    pts: [DVec3; MAX_CORNERS],
+    /// The mesh vertex at each corner; `None` for corners made by clipping.
+    vertex: [Option<u32>; MAX_CORNERS],
+    /// The mesh edge each side lies on; `None` for virtual sides (facing and doppeling cuts).
+    edge: [Option<u32>; MAX_CORNERS],
+}
+
+impl Poly {
+    fn empty() -> Poly {
+        Poly { len: 0, pts: [DVec3::ZERO; MAX_CORNERS], vertex: [None; MAX_CORNERS], edge: [None; MAX_CORNERS] }
+    }
+
+    fn push(&mut self, p: DVec3, v: Option<u32>, e: Option<u32>) {
+        if self.len < MAX_CORNERS {
+            self.pts[self.len] = p;
+            self.vertex[self.len] = v;
+            self.edge[self.len] = e;
+            self.len += 1;
+        }
+    }
+
+    pub fn pts(&self) -> &[DVec3] {
+        &self.pts[..self.len]
+    }
+    pub fn vertices(&self) -> &[Option<u32>] {
+        &self.vertex[..self.len]
+    }
+    pub fn edges(&self) -> &[Option<u32>] {
+        &self.edge[..self.len]
+    }
+
+    /// Keeps the part where `f ≥ 0` (Sutherland–Hodgman); the side along the cut is virtual.
+    fn clip(&self, f: impl Fn(DVec3) -> f64) -> Option<Poly> {
+        let n = self.len;
+        let mut vals = [0.0; MAX_CORNERS];
+        for i in 0..n {
+            vals[i] = f(self.pts[i]);
+        }
+        let vals = &vals[..n];
+        if vals.iter().all(|&v| v >= 0.0) {
+            return Some(*self);
+        }
+        if vals.iter().all(|&v| v <= 0.0) {
+            return None;
+        }
+        let mut out = Poly::empty();
+        for i in 0..n {
+            let j = (i + 1) % n;
+            let (vi, vj) = (vals[i], vals[j]);
+            let cut = || self.pts[i].lerp(self.pts[j], vi / (vi - vj));
+            if vi >= 0.0 {
+                // A kept corner; its side leads on along its edge unless the corner is on the
+                // cut and the side leaves the kept region (then the cut side starts here).
+                out.push(self.pts[i], self.vertex[i], if vj < 0.0 && vi == 0.0 { None } else { self.edge[i] });
+                if vj < 0.0 && vi > 0.0 {
+                    out.push(cut(), None, None);
+                }
+            } else if vj > 0.0 {
+                // Re-entering: the rest of side i starts at the cut.
+                out.push(cut(), None, self.edge[i]);
+            }
+        }
+        if out.len < 3 { None } else { Some(out) }
+    }
+}
+
+/// A piece of one face, ready for the screen.
+#[derive(Clone, Copy, Debug)]
 pub struct Piece {
     pub body: Body,
     pub face: u32,
-    pub pts: Vec<DVec3>,
-    /// The mesh vertex at each corner; `None` for corners made by clipping.
-    pub vertex: Vec<Option<u32>>,
-    /// The mesh edge each side lies on; `None` for virtual sides (facing and doppeling cuts).
-    pub edge: Vec<Option<u32>>,
+    pub poly: Poly,
     /// Azimuths are taken continuous around this one (glide.md §6).
     pub phi_ref: f64,
     /// Added to every azimuth: 0, or ±2π for a doppeled copy.
@@ -34,9 +105,14 @@ pub struct Piece {
 impl Piece {
     /// The continuous azimuth of a point of this piece, shift included.
     pub fn phi(&self, p: DVec3) -> f64 {
-        let raw = if p.x == 0.0 && p.z == 0.0 { self.phi_ref } else { p.x.atan2(p.z) };
-        self.phi_ref + wrap(raw - self.phi_ref) + self.shift
+        continuous_phi(self.phi_ref, p) + self.shift
     }
+}
+
+/// The azimuth of `p`, taken within π of `phi_ref`.
+fn continuous_phi(phi_ref: f64, p: DVec3) -> f64 {
+    let raw = if p.x == 0.0 && p.z == 0.0 { phi_ref } else { p.x.atan2(p.z) };
+    phi_ref + wrap(raw - phi_ref)
 }
 
 /// Maps an angle to `(−π, π]`.
@@ -48,50 +124,6 @@ fn wrap(a: f64) -> f64 {
         a += 2.0 * PI;
     }
     a
-}
-
-/// A polygon being clipped.
-struct Poly {
-    pts: Vec<DVec3>,
-    vertex: Vec<Option<u32>>,
-    edge: Vec<Option<u32>>,
-}
-
-impl Poly {
-    /// Keeps the part where `f ≥ 0` (Sutherland–Hodgman); the side along the cut is virtual.
-    fn clip(&self, f: impl Fn(DVec3) -> f64) -> Option<Poly> {
-        let n = self.pts.len();
-        let vals: Vec<f64> = self.pts.iter().map(|&p| f(p)).collect();
-        if vals.iter().all(|&v| v >= 0.0) {
-            return Some(Poly { pts: self.pts.clone(), vertex: self.vertex.clone(), edge: self.edge.clone() });
-        }
-        if vals.iter().all(|&v| v <= 0.0) {
-            return None;
-        }
-        let mut out = Poly { pts: Vec::with_capacity(n + 1), vertex: Vec::new(), edge: Vec::new() };
-        let mut push = |p: DVec3, v: Option<u32>, e: Option<u32>| {
-            out.pts.push(p);
-            out.vertex.push(v);
-            out.edge.push(e);
-        };
-        for i in 0..n {
-            let j = (i + 1) % n;
-            let (vi, vj) = (vals[i], vals[j]);
-            let cut = || self.pts[i].lerp(self.pts[j], vi / (vi - vj));
-            if vi >= 0.0 {
-                // A kept corner; its side leads on along its edge unless the corner is on the
-                // cut and the side leaves the kept region (then the cut side starts here).
-                push(self.pts[i], self.vertex[i], if vj < 0.0 && vi == 0.0 { None } else { self.edge[i] });
-                if vj < 0.0 && vi > 0.0 {
-                    push(cut(), None, None);
-                }
-            } else if vj > 0.0 {
-                // Re-entering: the rest of side i starts at the cut.
-                push(cut(), None, self.edge[i]);
-            }
-        }
-        if out.pts.len() < 3 { None } else { Some(out) }
-    }
 }
 
 #[allow(clippy::too_many_arguments)] // one triangle's data, as the caller has it at hand
@@ -107,7 +139,10 @@ pub fn pieces_of_face(
     edges: [u32; 3],
     out: &mut Vec<Piece>,
 ) {
-    let poly = Poly { pts: corners.to_vec(), vertex: vertices.map(Some).to_vec(), edge: edges.map(Some).to_vec() };
+    let mut poly = Poly::empty();
+    for i in 0..3 {
+        poly.push(corners[i], Some(vertices[i]), Some(edges[i]));
+    }
     // Facing: n · ω(x) ≥ 0 for B, ≤ 0 for A (glide.md §4).
     let sign = if body == Body::B { 1.0 } else { -1.0 };
     let facing = |x: DVec3| sign * n.dot(frame.velocity(x));
@@ -119,50 +154,44 @@ pub fn pieces_of_face(
     let Some(poly) = poly.clip(facing) else { return };
     match frame.flow {
         Flow::Glide { theta, .. } => doppel(poly, body, face, theta, out),
-        _ => out.push(Piece {
-            body,
-            face,
-            phi_ref: 0.0,
-            shift: 0.0,
-            pts: poly.pts,
-            vertex: poly.vertex,
-            edge: poly.edge,
-        }),
+        _ => out.push(Piece { body, face, poly, phi_ref: 0.0, shift: 0.0 }),
     }
 }
 
 /// Splits a polygon so that every piece has a continuous azimuth spanning at most π, then
 /// places copies so that B covers `ϕ ∈ [−π, π]` and A covers `[−π, π + θ]` (glide.md §6).
 fn doppel(poly: Poly, body: Body, face: u32, theta: f64, out: &mut Vec<Piece>) {
-    let straddles = poly.pts.iter().any(|p| p.x > 0.0) && poly.pts.iter().any(|p| p.x < 0.0);
-    let behind = poly.pts.iter().any(|p| p.z < 0.0);
-    let halves: Vec<Poly> = if straddles && behind {
+    let straddles = poly.pts().iter().any(|p| p.x > 0.0) && poly.pts().iter().any(|p| p.x < 0.0);
+    let behind = poly.pts().iter().any(|p| p.z < 0.0);
+    let halves = if straddles && behind {
         // It may cross the seam ϕ = ±π or the axis: cut along the plane x = 0.
-        [poly.clip(|p| p.x), poly.clip(|p| -p.x)].into_iter().flatten().collect()
+        [poly.clip(|p| p.x), poly.clip(|p| -p.x)]
     } else {
-        vec![poly]
+        [Some(poly), None]
     };
     let window = match body {
         Body::B => (-PI, PI),
         Body::A => (-PI, PI + theta),
     };
-    for half in halves {
-        let c = half.pts.iter().fold(DVec3::ZERO, |s, &p| s + p) / half.pts.len() as f64;
+    for half in halves.into_iter().flatten() {
+        let c = half.pts().iter().fold(DVec3::ZERO, |s, &p| s + p) / half.len as f64;
         let phi_ref = if c.x == 0.0 && c.z == 0.0 { 0.0 } else { c.x.atan2(c.z) };
-        let probe = Piece { body, face, pts: Vec::new(), vertex: Vec::new(), edge: Vec::new(), phi_ref, shift: 0.0 };
-        let phis: Vec<f64> = half.pts.iter().filter(|p| p.x.hypot(p.z) > 0.0).map(|&p| probe.phi(p)).collect();
-        if phis.is_empty() {
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for &p in half.pts().iter().filter(|p| p.x.hypot(p.z) > 0.0) {
+            let phi = continuous_phi(phi_ref, p);
+            lo = lo.min(phi);
+            hi = hi.max(phi);
+        }
+        if lo > hi {
             continue;
         }
-        let lo = phis.iter().copied().fold(f64::INFINITY, f64::min);
-        let hi = phis.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         for k in [-1.0, 0.0, 1.0] {
             let shift = 2.0 * PI * k;
             let (wlo, whi) = (window.0 - shift, window.1 - shift);
             if hi <= wlo || lo >= whi {
                 continue;
             }
-            let mut part = Some(Poly { pts: half.pts.clone(), vertex: half.vertex.clone(), edge: half.edge.clone() });
+            let mut part = Some(half);
             // ϕ ≥ c ⇔ x cos c − z sin c ≥ 0 while |ϕ − c| < π, true when c is inside the
             // piece's span of at most π.
             if lo < wlo {
@@ -171,8 +200,8 @@ fn doppel(poly: Poly, body: Body, face: u32, theta: f64, out: &mut Vec<Piece>) {
             if hi > whi {
                 part = part.and_then(|p| p.clip(|x| -(x.x * whi.cos() - x.z * whi.sin())));
             }
-            if let Some(p) = part {
-                out.push(Piece { body, face, pts: p.pts, vertex: p.vertex, edge: p.edge, phi_ref, shift });
+            if let Some(poly) = part {
+                out.push(Piece { body, face, poly, phi_ref, shift });
             }
         }
     }

@@ -3,7 +3,7 @@
 //! the VF, FV or EE of largest properness.
 
 use super::frame::GlideFrame;
-use super::screen::{Candidate, PairSet};
+use super::screen::{Candidate, PairMap, Window, note};
 use crate::mesh::Mesh;
 use glam::DVec3;
 
@@ -37,51 +37,52 @@ pub struct Hit {
 }
 
 /// Expands VV, EV and VE into the VF, FV and EE tests they may stand for.
-pub fn expand(candidates: &PairSet<Candidate>, a: &Placed, b: &Placed) -> PairSet<Test> {
-    let mut tests = PairSet::default();
+pub fn expand(candidates: &PairMap<Candidate, Window>, a: &Placed, b: &Placed) -> PairMap<Test, Window> {
+    let mut tests = PairMap::default();
     let faces_of = |m: &Mesh, v: u32| {
         let mut f: Vec<u32> = m.vertex_edges(v).iter().flat_map(|&e| m.edge_faces(e).iter().copied()).collect();
         f.sort_unstable();
         f.dedup();
         f
     };
-    for &c in candidates {
+    for (&c, &w) in candidates {
+        let mut add = |t: Test| note(&mut tests, t, w);
         match c {
             Candidate::FaceVertex(f, v) => {
-                tests.insert(Test::FaceVertex(f, v));
+                add(Test::FaceVertex(f, v));
             }
             Candidate::VertexFace(v, f) => {
-                tests.insert(Test::VertexFace(v, f));
+                add(Test::VertexFace(v, f));
             }
             Candidate::EdgeEdge(ea, eb) => {
-                tests.insert(Test::EdgeEdge(ea, eb));
+                add(Test::EdgeEdge(ea, eb));
             }
             Candidate::EdgeVertex(ea, vb) => {
                 for &f in a.mesh.edge_faces(ea) {
-                    tests.insert(Test::FaceVertex(f, vb));
+                    add(Test::FaceVertex(f, vb));
                 }
                 for &eb in b.mesh.vertex_edges(vb) {
-                    tests.insert(Test::EdgeEdge(ea, eb));
+                    add(Test::EdgeEdge(ea, eb));
                 }
             }
             Candidate::VertexEdge(va, eb) => {
                 for &f in b.mesh.edge_faces(eb) {
-                    tests.insert(Test::VertexFace(va, f));
+                    add(Test::VertexFace(va, f));
                 }
                 for &ea in a.mesh.vertex_edges(va) {
-                    tests.insert(Test::EdgeEdge(ea, eb));
+                    add(Test::EdgeEdge(ea, eb));
                 }
             }
             Candidate::VertexVertex(va, vb) => {
                 for f in faces_of(a.mesh, va) {
-                    tests.insert(Test::FaceVertex(f, vb));
+                    add(Test::FaceVertex(f, vb));
                 }
                 for f in faces_of(b.mesh, vb) {
-                    tests.insert(Test::VertexFace(va, f));
+                    add(Test::VertexFace(va, f));
                 }
                 for &ea in a.mesh.vertex_edges(va) {
                     for &eb in b.mesh.vertex_edges(vb) {
-                        tests.insert(Test::EdgeEdge(ea, eb));
+                        add(Test::EdgeEdge(ea, eb));
                     }
                 }
             }
@@ -91,22 +92,22 @@ pub fn expand(candidates: &PairSet<Candidate>, a: &Placed, b: &Placed) -> PairSe
 }
 
 /// Every VF, FV and EE pair of two meshes (non-degenerate faces only).
-pub fn all_pairs(a: &Placed, b: &Placed) -> PairSet<Test> {
-    let mut tests = PairSet::default();
+pub fn all_pairs(a: &Placed, b: &Placed) -> PairMap<Test, Window> {
+    let mut tests = PairMap::default();
     let faces = |m: &Mesh| (0..m.triangles().len() as u32).filter(|&t| !m.is_degenerate(t)).collect::<Vec<_>>();
     for f in faces(a.mesh) {
         for v in 0..b.pts.len() as u32 {
-            tests.insert(Test::FaceVertex(f, v));
+            tests.insert(Test::FaceVertex(f, v), Window::WHOLE);
         }
     }
     for f in faces(b.mesh) {
         for v in 0..a.pts.len() as u32 {
-            tests.insert(Test::VertexFace(v, f));
+            tests.insert(Test::VertexFace(v, f), Window::WHOLE);
         }
     }
     for ea in 0..a.mesh.edges().len() as u32 {
         for eb in 0..b.mesh.edges().len() as u32 {
-            tests.insert(Test::EdgeEdge(ea, eb));
+            tests.insert(Test::EdgeEdge(ea, eb), Window::WHOLE);
         }
     }
     tests
@@ -139,11 +140,13 @@ impl<'a> Resolver<'a> {
         DVec3::new(cs * x.x + sn * x.z, x.y + self.frame.glide() * s, -sn * x.x + cs * x.z)
     }
 
-    pub fn run(&self, test: Test, out: &mut Vec<Hit>) {
+    /// Runs one test; edge/edge roots are looked for in `window` only (vertex/face roots are
+    /// solved over the whole step: they are cheap).
+    pub fn run(&self, test: Test, window: Window, out: &mut Vec<Hit>) {
         match test {
             Test::FaceVertex(f, v) => self.face_vertex(f, v, out),
             Test::VertexFace(v, f) => self.vertex_face(v, f, out),
-            Test::EdgeEdge(ea, eb) => self.edge_edge(ea, eb, out),
+            Test::EdgeEdge(ea, eb) => self.edge_edge(ea, eb, window, out),
         }
     }
 
@@ -189,7 +192,7 @@ impl<'a> Resolver<'a> {
 
     /// A's edge `ea` crossing B's edge `eb`: roots of the coplanarity function, kept when the
     /// closest points are inside both edges.
-    fn edge_edge(&self, ea: u32, eb: u32, out: &mut Vec<Hit>) {
+    fn edge_edge(&self, ea: u32, eb: u32, window: Window, out: &mut Vec<Hit>) {
         let (a, b, fr) = (self.a, self.b, self.frame);
         let [a0, a1] = a.mesh.edge(ea).map(|i| a.pts[i as usize]);
         let [b0, b1] = b.mesh.edge(eb).map(|i| b.pts[i as usize]);
@@ -203,15 +206,22 @@ impl<'a> Resolver<'a> {
             let (c0, c1) = (self.flow_at(b0, k), self.flow_at(b1, k));
             da.dot((c1 - c0).cross(c0 - a0))
         };
-        let mut prev = (0.0, sampled(0));
-        for k in 1..=EE_SAMPLES {
+        // The sample cells that cover the window.
+        let n = EE_SAMPLES as f64;
+        let first = ((window.lo.max(0.0) * n).floor() as usize).min(EE_SAMPLES - 1);
+        let last = ((window.hi.min(1.0) * n).ceil() as usize).clamp(first + 1, EE_SAMPLES);
+        if window.hi < 0.0 || window.lo > 1.0 {
+            return;
+        }
+        let mut prev = (first as f64 / n, sampled(first));
+        for k in first + 1..=last {
             let s = k as f64 / EE_SAMPLES as f64;
             let cur = (s, sampled(k));
             let root = if prev.1 == 0.0 {
                 Some(prev.0)
             } else if prev.1 * cur.1 < 0.0 {
                 Some(illinois(&coplanar, prev, cur))
-            } else if k == EE_SAMPLES && cur.1 == 0.0 {
+            } else if k == last && cur.1 == 0.0 {
                 Some(s)
             } else {
                 None

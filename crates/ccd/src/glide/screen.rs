@@ -4,7 +4,7 @@
 
 use super::frame::GlideFrame;
 use super::pieces::{Body, Piece};
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// Screen resolution: pixel size (a length in the `(r, h)` plane) and time resolution.
@@ -52,12 +52,33 @@ impl Hasher for PairHasher {
     }
 }
 
-pub type PairSet<T> = HashSet<T, BuildHasherDefault<PairHasher>>;
+pub type PairMap<K, V> = HashMap<K, V, BuildHasherDefault<PairHasher>>;
+
+/// The times `[lo, hi]` of the step at which a candidate can collide, as its pixels say.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Window {
+    pub lo: f64,
+    pub hi: f64,
+}
+
+impl Window {
+    pub const WHOLE: Window = Window { lo: 0.0, hi: 1.0 };
+
+    pub fn union(self, o: Window) -> Window {
+        Window { lo: self.lo.min(o.lo), hi: self.hi.max(o.hi) }
+    }
+}
+
+/// Records a candidate, widening its window if it is already there.
+pub fn note<K: std::hash::Hash + Eq>(map: &mut PairMap<K, Window>, key: K, w: Window) {
+    map.entry(key).and_modify(|x| *x = x.union(w)).or_insert(w);
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Kind {
-    /// Where a piece's boundary crosses the row's centre line (enters or leaves the face).
-    Crossing,
+    /// A run of pixels of any side of a piece, virtual sides included: together they give
+    /// the piece's extent in the row.
+    Extent,
     /// A run of pixels of a (non-virtual) edge in this row.
     Edge,
     Vertex,
@@ -68,7 +89,7 @@ enum Kind {
 #[derive(Clone, Copy, Debug)]
 struct Record {
     row: i64,
-    /// Piece (crossings), edge or vertex index.
+    /// Piece (extents), edge or vertex index.
     id: u32,
     lo: f64,
     hi: f64,
@@ -79,7 +100,7 @@ struct Record {
 /// What the screen found, and how much of it there was.
 #[derive(Debug, Default)]
 pub struct ScreenOutput {
-    pub candidates: PairSet<Candidate>,
+    pub candidates: PairMap<Candidate, Window>,
     pub records: usize,
 }
 
@@ -90,25 +111,59 @@ fn layer(body: Body, kind: Kind) -> usize {
     (body as usize) * 3 + kind as usize
 }
 
+/// Buffers kept between calls on a thread: records run to hundreds of thousands, and
+/// allocating them afresh each call showed in the profile (page faults).
+#[derive(Default)]
+struct Buffers {
+    layers: Layers,
+    scratch: Vec<Record>,
+    line: Vec<[f64; 3]>,
+    intervals: (Vec<Interval>, Vec<Interval>),
+    open: Open,
+}
+
+/// The records a sweep has open, per side (indices).
+type Open = (Vec<usize>, Vec<usize>);
+
+thread_local! {
+    static BUFFERS: std::cell::RefCell<Buffers> = std::cell::RefCell::new(Buffers::default());
+}
+
 /// Projects every piece and scans the screen.
 pub fn scan(frame: &GlideFrame, pieces: &[Piece], res: ScreenResolution) -> ScreenOutput {
-    let mut layers: Layers = Default::default();
-    let mut line = Vec::new();
-    for (index, piece) in pieces.iter().enumerate() {
-        project_piece(frame, piece, index as u32, res, &mut layers, &mut line);
+    BUFFERS.with_borrow_mut(|b| scan_with(frame, pieces, res, b))
+}
+
+fn scan_with(frame: &GlideFrame, pieces: &[Piece], res: ScreenResolution, b: &mut Buffers) -> ScreenOutput {
+    let Buffers { layers, scratch, line, intervals, open } = b;
+    for l in layers.iter_mut() {
+        l.clear();
     }
-    // Seed §9 step 4: by row, then (crossings) by piece, then by h. Integer keys keep the
+    for (index, piece) in pieces.iter().enumerate() {
+        project_piece(frame, piece, index as u32, res, layers, line);
+    }
+    // Seed §9 step 4: by row, then (extents) by piece, then by h. Integer keys keep the
     // comparisons cheap; `ordered` maps an f64 to bits that sort the same way.
-    let mut scratch = Vec::new();
     for (l, records) in layers.iter_mut().enumerate() {
-        let crossing = l % 3 == Kind::Crossing as usize;
-        sort_by_row(records, &mut scratch);
+        let extent = l % 3 == Kind::Extent as usize;
+        sort_by_row(records, scratch);
         for row in records.chunk_by_mut(|a, b| a.row == b.row) {
-            row.sort_unstable_by_key(|r| (if crossing { r.id } else { 0 }, ordered(r.lo)));
+            row.sort_unstable_by_key(|r| (if extent { r.id } else { 0 }, ordered(r.lo)));
         }
     }
     let mut out = ScreenOutput { records: layers.iter().map(Vec::len).sum(), ..ScreenOutput::default() };
-    let mut intervals = (Vec::new(), Vec::new());
+    if std::env::var("GLIDE_DEBUG").is_ok() {
+        for (l, recs) in layers.iter().enumerate() {
+            let rlo = recs.iter().map(|r| r.row).min();
+            let rhi = recs.iter().map(|r| r.row).max();
+            let hlo = recs.iter().map(|r| r.lo).fold(f64::INFINITY, f64::min);
+            let hhi = recs.iter().map(|r| r.hi).fold(f64::NEG_INFINITY, f64::max);
+            let tlo = recs.iter().map(|r| r.t_lo).fold(f64::INFINITY, f64::min);
+            let thi = recs.iter().map(|r| r.t_hi).fold(f64::NEG_INFINITY, f64::max);
+            eprintln!("layer {l}: {} recs rows {rlo:?}..{rhi:?} h {hlo:.3}..{hhi:.3} t {tlo:.3}..{thi:.3}", recs.len());
+        }
+        eprintln!("frame {:?} px {:?}", frame.flow, res);
+    }
     let mut cursor = [0usize; 6];
     while let Some(row) = (0..6).filter_map(|l| layers[l].get(cursor[l]).map(|r| r.row)).min() {
         let mut rows: [&[Record]; 6] = Default::default();
@@ -122,7 +177,7 @@ pub fn scan(frame: &GlideFrame, pieces: &[Piece], res: ScreenResolution) -> Scre
             rows[l] = &records[start..end];
             cursor[l] = end;
         }
-        scan_row(&rows, pieces, res, &mut intervals, &mut out.candidates);
+        scan_row(&rows, pieces, res, intervals, open, &mut out.candidates);
     }
     out
 }
@@ -170,13 +225,14 @@ fn project_piece(
     out: &mut Layers,
     line: &mut Vec<[f64; 3]>,
 ) {
-    let n = piece.pts.len();
+    let (pts, vertices, edges) = (piece.poly.pts(), piece.poly.vertices(), piece.poly.edges());
+    let n = pts.len();
     let body = piece.body;
     for i in 0..n {
-        let (p, q) = (piece.pts[i], piece.pts[(i + 1) % n]);
+        let (p, q) = (pts[i], pts[(i + 1) % n]);
         let sp = frame.screen(p, piece.phi(p));
         let sq = frame.screen(q, piece.phi(q));
-        if let Some(v) = piece.vertex[i] {
+        if let Some(v) = vertices[i] {
             let row = (sp[0] / res.pixel).floor() as i64;
             let r = Record { row, id: v, lo: sp[1], hi: sp[1], t_lo: sp[2], t_hi: sp[2] };
             out[layer(body, Kind::Vertex)].push(r);
@@ -186,8 +242,8 @@ fn project_piece(
         subdivide(frame, piece, (p, sp), (q, sq), res, 0, line);
         for w in line.windows(2) {
             let (a, b) = (w[0], w[1]);
-            crossings(a, b, res.pixel, index, &mut out[layer(body, Kind::Crossing)]);
-            if let Some(e) = piece.edge[i] {
+            runs(a, b, res.pixel, index, &mut out[layer(body, Kind::Extent)]);
+            if let Some(e) = edges[i] {
                 runs(a, b, res.pixel, e, &mut out[layer(body, Kind::Edge)]);
             }
         }
@@ -221,35 +277,15 @@ fn subdivide(
     line.push(sb);
 }
 
-/// Rows whose centre line `r = (k + ½)·pixel` the chord crosses, half-open in r so that a
-/// closed boundary crosses each row an even number of times.
-fn crossings(a: [f64; 3], b: [f64; 3], px: f64, piece: u32, out: &mut Vec<Record>) {
-    let (lo, hi) = if a[0] <= b[0] { (a, b) } else { (b, a) };
-    if lo[0] == hi[0] {
-        return;
-    }
-    let mut k = (lo[0] / px - 0.5).ceil() as i64;
-    loop {
-        let c = (k as f64 + 0.5) * px;
-        if c >= hi[0] {
-            break;
-        }
-        if c >= lo[0] {
-            let s = (c - lo[0]) / (hi[0] - lo[0]);
-            let h = lo[1] + s * (hi[1] - lo[1]);
-            let t = lo[2] + s * (hi[2] - lo[2]);
-            out.push(Record { row: k, id: piece, lo: h, hi: h, t_lo: t, t_hi: t });
-        }
-        k += 1;
-    }
-}
-
 /// The chord's pixels, one run per row it passes through (what Bresenham's pixels of one row
-/// merge into), with the h and t ranges of the chord inside the row.
-fn runs(a: [f64; 3], b: [f64; 3], px: f64, edge: u32, out: &mut Vec<Record>) {
+/// merge into), with the h and t ranges of the chord inside the row; a pixel's slack in r.
+fn runs(a: [f64; 3], b: [f64; 3], px: f64, id: u32, out: &mut Vec<Record>) {
     let (lo, hi) = if a[0] <= b[0] { (a, b) } else { (b, a) };
-    let first = (lo[0] / px).floor() as i64;
-    let last = (hi[0] / px).floor() as i64;
+    // The chord stands for a curve within half a pixel of it (divide and conquer's
+    // tolerance): it also covers the rows a pixel beyond its ends in r, there with its end's
+    // h. (A face tangent to a cylinder r = const, on its facing cut, is met at its extreme r.)
+    let first = ((lo[0] - px) / px).floor() as i64;
+    let last = ((hi[0] + px) / px).floor() as i64;
     for row in first..=last {
         let (s0, s1) = if hi[0] > lo[0] {
             let band = (row as f64 * px, (row + 1) as f64 * px);
@@ -260,11 +296,11 @@ fn runs(a: [f64; 3], b: [f64; 3], px: f64, edge: u32, out: &mut Vec<Record>) {
         let at = |s: f64, i: usize| lo[i] + s * (hi[i] - lo[i]);
         let (h0, h1) = (at(s0, 1), at(s1, 1));
         let (t0, t1) = (at(s0, 2), at(s1, 2));
-        out.push(Record { row, id: edge, lo: h0.min(h1), hi: h0.max(h1), t_lo: t0.min(t1), t_hi: t0.max(t1) });
+        out.push(Record { row, id, lo: h0.min(h1), hi: h0.max(h1), t_lo: t0.min(t1), t_hi: t0.max(t1) });
     }
 }
 
-/// A face's extent along one row: between an entering and a leaving crossing.
+/// A face's extent along one row.
 #[derive(Clone, Copy, Debug)]
 struct Interval {
     face: u32,
@@ -278,27 +314,28 @@ fn scan_row(
     pieces: &[Piece],
     res: ScreenResolution,
     intervals: &mut (Vec<Interval>, Vec<Interval>),
-    found: &mut PairSet<Candidate>,
+    open: &mut Open,
+    found: &mut PairMap<Candidate, Window>,
 ) {
     let part = |body: Body, kind: Kind| rows[layer(body, kind)];
     let (a_edges, a_verts) = (part(Body::A, Kind::Edge), part(Body::A, Kind::Vertex));
     let (b_edges, b_verts) = (part(Body::B, Kind::Edge), part(Body::B, Kind::Vertex));
     let m = res.pixel;
-    face_intervals(part(Body::A, Kind::Crossing), pieces, &mut intervals.0);
-    face_intervals(part(Body::B, Kind::Crossing), pieces, &mut intervals.1);
+    face_intervals(part(Body::A, Kind::Extent), pieces, &mut intervals.0);
+    face_intervals(part(Body::B, Kind::Extent), pieces, &mut intervals.1);
 
     // Step 5: vertices inside the other body's faces, both ways (within a pixel).
     for v in b_verts {
         for iv in intervals.0.iter().take_while(|iv| iv.lo - m <= v.lo) {
             if v.lo <= iv.hi + m {
-                found.insert(Candidate::FaceVertex(iv.face, v.id));
+                note(found, Candidate::FaceVertex(iv.face, v.id), Window::WHOLE);
             }
         }
     }
     for v in a_verts {
         for iv in intervals.1.iter().take_while(|iv| iv.lo - m <= v.lo) {
             if v.lo <= iv.hi + m {
-                found.insert(Candidate::VertexFace(v.id, iv.face));
+                note(found, Candidate::VertexFace(v.id, iv.face), Window::WHOLE);
             }
         }
     }
@@ -308,10 +345,14 @@ fn scan_row(
     let meet = |a: &Record, b: &Record| {
         b.lo <= a.hi + m && a.lo <= b.hi + m && a.t_hi - b.t_lo >= -res.time && a.t_lo - b.t_hi <= 1.0 + res.time
     };
+    // The time window of a pair: τ between the records' extremes, widened by the time
+    // resolution (the records' times are chord interpolations to that accuracy).
+    let slack = 2.0 * res.time;
     let mut pairs = |xs: &[Record], ys: &[Record], make: fn(u32, u32) -> Candidate| {
-        sweep(xs, ys, m, |x, y| {
+        sweep(xs, ys, m, open, |x, y| {
             if meet(x, y) {
-                found.insert(make(x.id, y.id));
+                let w = Window { lo: x.t_lo - y.t_hi - slack, hi: x.t_hi - y.t_lo + slack };
+                note(found, make(x.id, y.id), w);
             }
         });
     };
@@ -323,40 +364,45 @@ fn scan_row(
 
 /// Calls `f` for every pair of `xs × ys` whose h ranges, widened by `m`, overlap; both sorted
 /// by `lo`. A sweep over h with the open records of each side.
-fn sweep(xs: &[Record], ys: &[Record], m: f64, mut f: impl FnMut(&Record, &Record)) {
+fn sweep(xs: &[Record], ys: &[Record], m: f64, open: &mut Open, mut f: impl FnMut(&Record, &Record)) {
+    let (open_x, open_y) = open;
+    open_x.clear();
+    open_y.clear();
     let (mut i, mut j) = (0, 0);
-    let (mut open_x, mut open_y): (Vec<&Record>, Vec<&Record>) = (Vec::new(), Vec::new());
     while i < xs.len() || j < ys.len() {
         let take_x = j >= ys.len() || (i < xs.len() && xs[i].lo <= ys[j].lo);
         if take_x {
             let x = &xs[i];
-            i += 1;
-            open_y.retain(|y| y.hi + m >= x.lo);
-            for y in &open_y {
-                f(x, y);
+            open_y.retain(|&k| ys[k].hi + m >= x.lo);
+            for &k in open_y.iter() {
+                f(x, &ys[k]);
             }
-            open_x.push(x);
+            open_x.push(i);
+            i += 1;
         } else {
             let y = &ys[j];
-            j += 1;
-            open_x.retain(|x| x.hi + m >= y.lo);
-            for x in &open_x {
-                f(x, y);
+            open_x.retain(|&k| xs[k].hi + m >= y.lo);
+            for &k in open_x.iter() {
+                f(&xs[k], y);
             }
-            open_y.push(y);
+            open_y.push(j);
+            j += 1;
         }
     }
 }
 
-/// Pairs each piece's crossings in h order into the face's intervals on this row, sorted by
-/// their low end.
-fn face_intervals(crossings: &[Record], pieces: &[Piece], out: &mut Vec<Interval>) {
+/// Each piece's extent on this row: from the lowest to the highest `h` of its sides' runs.
+/// The part of a face inside a row band is bounded by its sides there and by the band's
+/// edges, whose ends are on the sides: so this holds the whole face's part of the row. (A
+/// face's projection folds only where the flow is tangent to it, on its facing cut, which
+/// is a side of the piece.) Sorted by the low end.
+fn face_intervals(extents: &[Record], pieces: &[Piece], out: &mut Vec<Interval>) {
     out.clear();
-    for piece in crossings.chunk_by(|a, b| a.id == b.id) {
+    for piece in extents.chunk_by(|a, b| a.id == b.id) {
         let face = pieces[piece[0].id as usize].face;
-        for pair in piece.chunks_exact(2) {
-            out.push(Interval { face, lo: pair[0].lo, hi: pair[1].lo });
-        }
+        let lo = piece.iter().map(|r| r.lo).fold(f64::INFINITY, f64::min);
+        let hi = piece.iter().map(|r| r.hi).fold(f64::NEG_INFINITY, f64::max);
+        out.push(Interval { face, lo, hi });
     }
     out.sort_unstable_by(|a, b| a.lo.total_cmp(&b.lo));
 }
