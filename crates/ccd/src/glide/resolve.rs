@@ -206,10 +206,12 @@ impl<'a> Resolver<'a> {
             let (c0, c1) = (self.flow_at(b0, k), self.flow_at(b1, k));
             da.dot((c1 - c0).cross(c0 - a0))
         };
-        // The sample cells that cover the window.
+        // The sample cells that cover the window, and one more each side: the window's times
+        // come from chords, accurate to the time resolution only where a chord is longer
+        // than a pixel.
         let n = EE_SAMPLES as f64;
-        let first = ((window.lo.max(0.0) * n).floor() as usize).min(EE_SAMPLES - 1);
-        let last = ((window.hi.min(1.0) * n).ceil() as usize).clamp(first + 1, EE_SAMPLES);
+        let first = ((window.lo.max(0.0) * n).floor() as usize).saturating_sub(1).min(EE_SAMPLES - 1);
+        let last = ((window.hi.min(1.0) * n).ceil() as usize + 1).clamp(first + 1, EE_SAMPLES);
         if window.hi < 0.0 || window.lo > 1.0 {
             return;
         }
