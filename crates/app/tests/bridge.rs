@@ -116,18 +116,22 @@ fn a_drag_into_a_wall_stops_at_contact() {
     no_interpenetration(&app);
 }
 
-#[test]
-fn sliding_follows_the_wall() {
-    let mut app = app_with(cube_and_wall());
-    // Into the wall first, then along it: the pointer asks for x = 5, y = 3.
+/// Drags the cube into the wall and then along it (the pointer asks for x = 5, y = 3): it
+/// stays on the wall, within εb, and slides to y = 3.
+fn slides_along_the_wall(app: &mut App) {
     let mut path = ramp((0.0, 0.0), (5.0, 0.0), 20);
     path.extend(ramp((5.0, 0.0), (5.0, 3.0), 30));
-    drag(&mut app, &path);
-    let p = cube_pose(&app).translation;
+    drag(app, &path);
+    let p = cube_pose(app).translation;
     let s = *app.world().resource::<Simulation>().world.settings();
     assert!(p.x + 0.5 < 2.0 && p.x + 0.5 > 2.0 - s.breaking, "left the wall: {p:?}");
     assert!((p.y - 3.0).abs() < 1e-3, "did not slide to y = 3: {p:?}");
-    no_interpenetration(&app);
+    no_interpenetration(app);
+}
+
+#[test]
+fn sliding_follows_the_wall() {
+    slides_along_the_wall(&mut app_with(cube_and_wall()));
 }
 
 #[test]
@@ -355,12 +359,5 @@ fn the_glide_narrow_phase_stops_and_slides_too() {
     let mut app = app_with(scene);
     let narrow = app.world().resource::<Simulation>().world.settings().narrow_phase;
     assert!(matches!(narrow, mockup_solver::NarrowPhase::Glide(_)), "{narrow:?}");
-    let mut path = ramp((0.0, 0.0), (5.0, 0.0), 20);
-    path.extend(ramp((5.0, 0.0), (5.0, 3.0), 30));
-    drag(&mut app, &path);
-    let p = cube_pose(&app).translation;
-    let s = *app.world().resource::<Simulation>().world.settings();
-    assert!(p.x + 0.5 < 2.0 && p.x + 0.5 > 2.0 - s.breaking, "left the wall: {p:?}");
-    assert!((p.y - 3.0).abs() < 1e-3, "did not slide to y = 3: {p:?}");
-    no_interpenetration(&app);
+    slides_along_the_wall(&mut app);
 }

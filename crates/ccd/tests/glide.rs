@@ -14,14 +14,7 @@ use proptest::prelude::*;
 
 /// Closed meshes only: the screen works on polyhedra, whose outside is where the normals point.
 fn arb_solid() -> impl Strategy<Value = Mesh> {
-    prop_oneof![
-        (0.2..1.0f64, 0.2..1.0f64, 0.05..1.0f64)
-            .prop_map(|(x, y, z)| MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::new(x, y, z)).build().unwrap()),
-        (0.4..1.0f64, 0.1..0.3f64, 5u32..9, 3u32..6)
-            .prop_map(|(r, s, n, m)| MeshBuilder::new().torus(Pose::IDENTITY, r, s, n, m).build().unwrap()),
-        (0.3..1.0f64, 3u32..6, 4u32..8)
-            .prop_map(|(r, a, b)| MeshBuilder::new().sphere(Pose::IDENTITY, r, a, b).build().unwrap()),
-    ]
+    prop_oneof![arb_cuboid(), arb_torus(), arb_sphere()]
 }
 
 /// Proper collisions as comparable events: time and point to 1e-6. (Which features name an

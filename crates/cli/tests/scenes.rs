@@ -30,42 +30,38 @@ fn info_lists_the_parts() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("scenes/nothing.ron"));
 }
 
-#[test]
-fn replay_prints_a_line_per_step_and_never_interpenetrates() {
+/// Replays three peg targets with `extra` options; checks one line per step, the peg
+/// stopping on the block at the second (off the bore's axis), and no interpenetration.
+fn replay_peg(name: &str, extra: &[&str]) -> PathBuf {
     let targets = temp(
-        "peg.ron",
+        name,
         "[(translation: (0.0, 0.0, 1.2), rotation: (0.0, 0.0, 0.0, 1.0)),
           (translation: (0.3, 0.0, 0.5), rotation: (0.0, 0.0, 0.0, 1.0)),
           (translation: (0.02, 0.0, -0.5), rotation: (0.0, 0.0, 0.0, 1.0))]",
     );
-    let out = cli(&["replay", "scenes/peg_in_hole.ron", "--part", "peg", "--targets", targets.to_str().unwrap()]);
+    let mut args = vec!["replay", "scenes/peg_in_hole.ron", "--part", "peg", "--targets", targets.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let out = cli(&args);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let lines: Vec<serde_json::Value> =
         String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len(), 3);
-    // The second target is off the bore's axis: the peg stops on the block's top face.
     assert!(lines[1]["contacts"].as_u64().unwrap() > 0 && !lines[1]["reached"].as_bool().unwrap());
     assert!(lines.iter().all(|l| l["interpenetrating"].as_array().unwrap().is_empty()));
+    targets
+}
+
+#[test]
+fn replay_prints_a_line_per_step_and_never_interpenetrates() {
+    replay_peg("peg.ron", &[]);
 }
 
 /// `--narrow-phase glide` runs the glide screen: the peg still stops on the block and nothing
 /// interpenetrates; an unknown narrow phase is a usage error.
 #[test]
 fn replay_with_the_glide_narrow_phase() {
-    let targets = temp(
-        "peg-glide.ron",
-        "[(translation: (0.0, 0.0, 1.2), rotation: (0.0, 0.0, 0.0, 1.0)),
-          (translation: (0.3, 0.0, 0.5), rotation: (0.0, 0.0, 0.0, 1.0)),
-          (translation: (0.02, 0.0, -0.5), rotation: (0.0, 0.0, 0.0, 1.0))]",
-    );
+    let targets = replay_peg("peg-glide.ron", &["--narrow-phase", "glide"]);
     let t = targets.to_str().unwrap();
-    let out = cli(&["replay", "scenes/peg_in_hole.ron", "--part", "peg", "--targets", t, "--narrow-phase", "glide"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let lines: Vec<serde_json::Value> =
-        String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    assert_eq!(lines.len(), 3);
-    assert!(lines[1]["contacts"].as_u64().unwrap() > 0 && !lines[1]["reached"].as_bool().unwrap());
-    assert!(lines.iter().all(|l| l["interpenetrating"].as_array().unwrap().is_empty()));
     let out = cli(&["replay", "scenes/peg_in_hole.ron", "--part", "peg", "--targets", t, "--narrow-phase", "fast"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("expected exact or glide"));

@@ -19,17 +19,11 @@ fn with_glide(mut scene: TestScene) -> TestScene {
 }
 
 fn run(mut scene: TestScene, seed: u64, steps: usize) {
-    let mut rng = Rng::new(seed);
-    let tolerance = 0.5 * scene.world.settings().repositioning;
     let (mut blocked, mut tests) = (0, 0);
-    for step in 0..steps {
-        let current = scene.world.body(scene.dragged).unwrap().pose;
-        let target = random_target(&mut rng, &scene, current);
-        let report = scene.world.drag(scene.dragged, target).unwrap();
+    random_drags(&mut scene, seed, steps, |_, report| {
         blocked += report.blocked_substeps;
         tests += report.glide_tests;
-        check_guarantee(&scene.world, &report, step, tolerance);
-    }
+    });
     assert!(tests > 0, "the glide screen must have run");
     assert!(blocked > steps as u32 / 20, "the drags must hit something often ({blocked} blocked sub-steps)");
 }

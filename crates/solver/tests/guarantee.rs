@@ -6,20 +6,13 @@ mod common;
 use common::*;
 use std::time::Instant;
 
-/// A contact may end a step below εr only when the repositioning budget ran out; the
-/// tolerance is half of εr (docs/solver.md §5).
 fn run(mut scene: TestScene, seed: u64, steps: usize) {
-    let mut rng = Rng::new(seed);
-    let tolerance = 0.5 * scene.world.settings().repositioning;
     let clock = Instant::now();
     let mut blocked = 0;
     let mut substeps = 0;
     let (mut with_contacts, mut repositioning, mut unconverged, mut exhausted, mut reached) = (0, 0, 0, 0, 0);
     let mut travel = 0.0;
-    for step in 0..steps {
-        let current = scene.world.body(scene.dragged).unwrap().pose;
-        let target = random_target(&mut rng, &scene, current);
-        let report = scene.world.drag(scene.dragged, target).unwrap();
+    random_drags(&mut scene, seed, steps, |current, report| {
         substeps += report.substeps;
         with_contacts += (report.contacts > 0) as u32;
         repositioning += report.repositioning;
@@ -28,8 +21,7 @@ fn run(mut scene: TestScene, seed: u64, steps: usize) {
         reached += report.reached as u32;
         travel += (report.pose.translation - current.translation).length();
         blocked += report.blocked_substeps;
-        check_guarantee(&scene.world, &report, step, tolerance);
-    }
+    });
     eprintln!(
         "{steps} steps, {substeps} sub-steps, {blocked} blocked, {with_contacts} ending in contact, {reached} reached, \
          {repositioning} repositioning, {unconverged} unconverged, {exhausted} out of budget, travel {travel:.2}, {:?}",

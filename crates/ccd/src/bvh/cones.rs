@@ -128,15 +128,7 @@ pub fn is_solid(mesh: &Mesh) -> bool {
             return false;
         }
     }
-    let volume: f64 = mesh
-        .triangles()
-        .iter()
-        .map(|t| {
-            let [p, q, r] = t.map(|v| mesh.vertex(v));
-            p.dot(q.cross(r))
-        })
-        .sum();
-    volume > 0.0
+    mesh.signed_volume() > 0.0
 }
 
 /// splitmix64: small, fast and good enough for draws that only need to be reproducible.

@@ -73,7 +73,7 @@ impl GlideBody {
             }
             face_edges.push(fe);
         }
-        let orientation = if mesh.stats().is_closed() && signed_volume(mesh) < 0.0 { -1.0 } else { 1.0 };
+        let orientation = if mesh.stats().is_closed() && mesh.signed_volume() < 0.0 { -1.0 } else { 1.0 };
         if orientation < 0.0 {
             for s in &mut sides {
                 s.swap(0, 1);
@@ -85,17 +85,6 @@ impl GlideBody {
     pub fn mesh(&self) -> &Mesh {
         self.collider.mesh()
     }
-}
-
-/// Six times the volume a closed mesh encloses, signed by its winding.
-fn signed_volume(mesh: &Mesh) -> f64 {
-    mesh.triangles()
-        .iter()
-        .map(|t| {
-            let [a, b, c] = t.map(|i| mesh.vertex(i));
-            a.dot(b.cross(c))
-        })
-        .sum()
 }
 
 /// Screen resolution: the paper's three presets (about 6, 12 and 24 pixels along a typical

@@ -15,7 +15,7 @@ pub struct ScreenResolution {
 }
 
 /// A pair of features that project to the same pixels at a time difference within the step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Candidate {
     /// Face of A, vertex of B.
     FaceVertex(u32, u32),
@@ -74,7 +74,7 @@ pub fn note<K: std::hash::Hash + Eq>(map: &mut PairMap<K, Window>, key: K, w: Wi
     map.entry(key).and_modify(|x| *x = x.union(w)).or_insert(w);
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     /// A run of pixels of any side of a piece, virtual sides included: together they give
     /// the piece's extent in the row.

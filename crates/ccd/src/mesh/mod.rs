@@ -255,6 +255,18 @@ impl Mesh {
     pub fn stats(&self) -> MeshStats {
         self.stats
     }
+    /// The volume enclosed, signed by the winding: positive when the triangles wind
+    /// outward. Meaningful for closed meshes only.
+    pub fn signed_volume(&self) -> f64 {
+        self.triangles
+            .iter()
+            .map(|t| {
+                let [a, b, c] = t.map(|v| self.vertices[v as usize]);
+                a.dot(b.cross(c)) / 6.0
+            })
+            .sum()
+    }
+
     /// Axis-aligned bounds of all vertices.
     pub fn bounds(&self) -> (DVec3, DVec3) {
         self.vertices

@@ -351,12 +351,7 @@ mod tests {
 
     /// Outward orientation: the signed volume is positive and equals the expected volume.
     fn volume(m: &Mesh) -> f64 {
-        (0..m.triangles().len() as u32)
-            .map(|t| {
-                let [a, b, c] = m.triangle_points(t);
-                a.dot(b.cross(c)) / 6.0
-            })
-            .sum()
+        m.signed_volume()
     }
 
     #[test]

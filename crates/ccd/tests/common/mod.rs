@@ -38,16 +38,28 @@ pub fn arb_pose(r: f64) -> impl Strategy<Value = Pose> {
     (arb_rotation(), arb_vec(r)).prop_map(|(q, t)| Pose::new(q, t))
 }
 
+pub fn arb_cuboid() -> impl Strategy<Value = Mesh> {
+    (0.2..1.0f64, 0.2..1.0f64, 0.05..1.0f64)
+        .prop_map(|(x, y, z)| MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::new(x, y, z)).build().unwrap())
+}
+
+pub fn arb_torus() -> impl Strategy<Value = Mesh> {
+    (0.4..1.0f64, 0.1..0.3f64, 5u32..9, 3u32..6)
+        .prop_map(|(r, s, n, m)| MeshBuilder::new().torus(Pose::IDENTITY, r, s, n, m).build().unwrap())
+}
+
+pub fn arb_sphere() -> impl Strategy<Value = Mesh> {
+    (0.3..1.0f64, 3u32..6, 4u32..8)
+        .prop_map(|(r, a, b)| MeshBuilder::new().sphere(Pose::IDENTITY, r, a, b).build().unwrap())
+}
+
 /// Small meshes of every kind the queries must handle: closed convex and non-convex,
 /// open sheets, lone triangles, and soups of unconnected triangles.
 pub fn arb_mesh() -> impl Strategy<Value = Mesh> {
     prop_oneof![
-        (0.2..1.0f64, 0.2..1.0f64, 0.05..1.0f64)
-            .prop_map(|(x, y, z)| MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::new(x, y, z)).build().unwrap()),
-        (0.4..1.0f64, 0.1..0.3f64, 5u32..9, 3u32..6)
-            .prop_map(|(r, s, n, m)| MeshBuilder::new().torus(Pose::IDENTITY, r, s, n, m).build().unwrap()),
-        (0.3..1.0f64, 3u32..6, 4u32..8)
-            .prop_map(|(r, a, b)| MeshBuilder::new().sphere(Pose::IDENTITY, r, a, b).build().unwrap()),
+        arb_cuboid(),
+        arb_torus(),
+        arb_sphere(),
         (0.5..2.0f64, 0.5..2.0f64, 1u32..4, 1u32..4)
             .prop_map(|(x, y, n, m)| MeshBuilder::new().grid(Pose::IDENTITY, x, y, n, m).build().unwrap()),
         proptest::collection::vec(proptest::array::uniform3(arb_vec(1.0)), 1..8).prop_filter_map(

@@ -112,6 +112,22 @@ pub fn random_target(rng: &mut Rng, scene: &TestScene, current: Pose) -> Pose {
     }
 }
 
+/// Drags the scene's part to `steps` random targets, checking the guarantee after each with
+/// a tolerance of half of εr (a contact may end a step below εr only when the repositioning
+/// budget ran out, docs/solver.md §5). Calls `each` with the pose before the step and the
+/// step's report.
+pub fn random_drags(scene: &mut TestScene, seed: u64, steps: usize, mut each: impl FnMut(Pose, &StepReport)) {
+    let mut rng = Rng::new(seed);
+    let tolerance = 0.5 * scene.world.settings().repositioning;
+    for step in 0..steps {
+        let current = scene.world.body(scene.dragged).unwrap().pose;
+        let target = random_target(&mut rng, scene, current);
+        let report = scene.world.drag(scene.dragged, target).unwrap();
+        check_guarantee(&scene.world, &report, step, tolerance);
+        each(current, &report);
+    }
+}
+
 /// After a step: nothing interpenetrates, and every contact keeps at least
 /// `εr − tolerance`.
 pub fn check_guarantee(world: &World, report: &StepReport, step: usize, tolerance: f64) {
