@@ -1,6 +1,6 @@
 //! Orbit, pan and zoom: middle drag orbits (Shift: pans), right drag on empty space orbits,
-//! the wheel zooms; F or Home frames everything, 1 / 3 / 7 look from the front, the right
-//! and the top.
+//! the wheel zooms; Home frames everything, F the selected part (everything when nothing
+//! is selected), 1 / 3 / 7 look from the front, the right and the top.
 
 use crate::manipulation::Grab;
 use crate::scene::Assembly;
@@ -47,27 +47,38 @@ impl Orbit {
     }
 }
 
-/// Frame everything (View menu).
-#[derive(Message, Clone, Copy, Debug)]
-pub struct FrameAll;
+/// Fit the view to everything visible, or to the selected part (View menu).
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Frame {
+    All,
+    Selection,
+}
 
 impl Plugin for CameraPlugin {
     fn build(&self, app: &mut App) {
-        app.add_message::<FrameAll>().add_systems(Startup, spawn_camera).add_systems(
-            Update,
-            (look_at_new_scene, orbit_pan_zoom, frame_and_presets, apply_orbit)
-                .chain()
-                .after(crate::manipulation::Gestures),
-        );
+        app.init_resource::<crate::ui::UiFocus>()
+            .add_message::<Frame>()
+            .add_systems(Startup, spawn_camera)
+            .add_systems(
+                Update,
+                (look_at_new_scene, orbit_pan_zoom, frame_and_presets, apply_orbit)
+                    .chain()
+                    .after(crate::manipulation::Gestures),
+            );
     }
 }
 
 /// World bounds of the visible parts at their current poses.
 pub fn visible_bounds(assembly: &Assembly, poses: &[mockup_ccd::Pose]) -> Option<(Vec3, Vec3)> {
+    bounds_of(assembly, poses, |_| true)
+}
+
+/// World bounds of the visible parts `which` accepts.
+fn bounds_of(assembly: &Assembly, poses: &[mockup_ccd::Pose], which: impl Fn(usize) -> bool) -> Option<(Vec3, Vec3)> {
     let mut lo = Vec3::splat(f32::INFINITY);
     let mut hi = Vec3::splat(f32::NEG_INFINITY);
     for (i, c) in assembly.loaded.colliders.iter().enumerate() {
-        if assembly.loaded.document.parts[i].visible {
+        if assembly.loaded.document.parts[i].visible && which(i) {
             let (a, b) = mockup_scene::load::world_bounds(c.mesh(), &poses[i]);
             lo = lo.min(a.as_vec3());
             hi = hi.max(b.as_vec3());
@@ -152,17 +163,29 @@ fn frame_and_presets(
     keys: Res<ButtonInput<KeyCode>>,
     assembly: Res<Assembly>,
     sim: Res<crate::simulation::Simulation>,
+    grab: Res<Grab>,
     focus: Res<crate::ui::UiFocus>,
-    mut frame: MessageReader<FrameAll>,
+    mut frame: MessageReader<Frame>,
 ) {
-    let asked = frame.read().count() > 0;
-    if focus.keyboard && !asked {
+    let mut asked: Option<Frame> = frame.read().last().copied();
+    if focus.keyboard && asked.is_none() {
         return;
     }
+    if keys.just_pressed(KeyCode::Home) {
+        asked = Some(Frame::All);
+    } else if keys.just_pressed(KeyCode::KeyF) {
+        asked = Some(Frame::Selection);
+    }
     let poses: Vec<_> = sim.world.bodies().iter().map(|b| b.pose).collect();
-    if (asked || keys.just_pressed(KeyCode::KeyF) || keys.just_pressed(KeyCode::Home))
-        && let Some((lo, hi)) = visible_bounds(&assembly, &poses)
-    {
+    let bounds = match (asked, grab.selected) {
+        (None, _) => None,
+        // The selection, when it is visible; everything otherwise.
+        (Some(Frame::Selection), Some(part)) => {
+            bounds_of(&assembly, &poses, |i| i == part).or_else(|| visible_bounds(&assembly, &poses))
+        }
+        (Some(_), _) => visible_bounds(&assembly, &poses),
+    };
+    if let Some((lo, hi)) = bounds {
         orbit.target = 0.5 * (lo + hi);
         orbit.distance = 1.1 * (hi - lo).length().max(1e-3);
     }

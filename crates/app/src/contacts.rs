@@ -13,8 +13,15 @@ pub struct ContactsPlugin;
 #[derive(Default, Reflect, GizmoConfigGroup)]
 pub struct Overlay;
 
+/// Whether the contact markers are drawn (C, View menu); on by default.
 #[derive(Resource)]
 pub struct ShowContacts(pub bool);
+
+impl Default for ShowContacts {
+    fn default() -> Self {
+        ShowContacts(true)
+    }
+}
 
 impl Plugin for ContactsPlugin {
     fn build(&self, app: &mut App) {
@@ -22,7 +29,7 @@ impl Plugin for ContactsPlugin {
             Overlay,
             GizmoConfig { depth_bias: -1.0, line: GizmoLineConfig { width: 2.0, ..default() }, ..default() },
         )
-        .insert_resource(ShowContacts(true))
+        .init_resource::<ShowContacts>()
         .add_systems(Update, (draw_contacts, draw_path).after(crate::simulation::Step));
     }
 }
@@ -30,15 +37,35 @@ impl Plugin for ContactsPlugin {
 /// The contact markers' colour: the end-to-end test counts these pixels.
 pub const CONTACT_YELLOW: Color = Color::srgb(1.0, 0.85, 0.1);
 
-fn draw_contacts(show: Res<ShowContacts>, sim: Res<Simulation>, assembly: Res<Assembly>, mut gizmos: Gizmos<Overlay>) {
+/// One contact as drawn: a sphere at `point` and its normal from `point` to `tip`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Marker {
+    pub point: Vec3,
+    pub radius: f32,
+    pub tip: Vec3,
+}
+
+/// The markers to draw this frame: one per contact of the solver's set, sized to the scene;
+/// none when hidden.
+pub fn markers(show: &ShowContacts, sim: &Simulation, assembly: &Assembly) -> Vec<Marker> {
     if !show.0 {
-        return;
+        return Vec::new();
     }
     let size = assembly.size() as f32;
-    for c in sim.world.contacts() {
-        let p = c.point_j.as_vec3();
-        gizmos.sphere(Isometry3d::from_translation(p), 0.002 * size, CONTACT_YELLOW).resolution(8);
-        gizmos.line(p, p + c.normal.as_vec3() * 0.015 * size, Color::srgb(1.0, 0.5, 0.1));
+    sim.world
+        .contacts()
+        .iter()
+        .map(|c| {
+            let point = c.point_j.as_vec3();
+            Marker { point, radius: 0.002 * size, tip: point + c.normal.as_vec3() * 0.015 * size }
+        })
+        .collect()
+}
+
+fn draw_contacts(show: Res<ShowContacts>, sim: Res<Simulation>, assembly: Res<Assembly>, mut gizmos: Gizmos<Overlay>) {
+    for m in markers(&show, &sim, &assembly) {
+        gizmos.sphere(Isometry3d::from_translation(m.point), m.radius, CONTACT_YELLOW).resolution(8);
+        gizmos.line(m.point, m.tip, Color::srgb(1.0, 0.5, 0.1));
     }
 }
 

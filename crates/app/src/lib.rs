@@ -11,6 +11,7 @@ pub mod manipulation;
 pub mod paths;
 pub mod scene;
 pub mod script;
+pub mod shortcuts;
 pub mod simulation;
 pub mod status;
 pub mod ui;

@@ -49,6 +49,7 @@ fn main() -> AppExit {
         camera::CameraPlugin,
         contacts::ContactsPlugin,
         status::StatusPlugin,
+        shortcuts::ShortcutsPlugin,
         ui::UiPlugin,
     ));
     match e2e {

@@ -1,9 +1,9 @@
 //! The egui UI: menu bar, parts and settings panels, status bar, dialogs (errors, unsaved
-//! changes, choosing a path, loading progress), and the keyboard shortcuts. It only sends
-//! commands ([`FileCommand`], [`Edit`], [`PathCommand`]) and edits settings; the plugins
-//! that own the state carry them out.
+//! changes, choosing a path, loading progress); the keyboard shortcuts are in shortcuts.rs.
+//! It only sends commands ([`FileCommand`], [`Edit`], [`PathCommand`]) and edits settings;
+//! the plugins that own the state carry them out.
 
-use crate::camera::FrameAll;
+use crate::camera::Frame;
 use crate::contacts::ShowContacts;
 use crate::files::{Answer, FileCommand, Files, PathChosen, Purpose, answer_unsaved, send_chosen};
 use crate::history::{Edit, History};
@@ -38,53 +38,7 @@ impl Plugin for UiPlugin {
         app.init_resource::<UiFocus>()
             .insert_resource(Panels { parts: true, settings: true })
             .add_systems(EguiPrimaryContextPass, ui)
-            .add_systems(Update, (shortcuts, close_requested, title).before(crate::manipulation::Gestures));
-    }
-}
-
-fn ctrl_held(keys: &ButtonInput<KeyCode>) -> (bool, bool) {
-    // Held, or pressed and released within this frame (a quick chord at a low frame rate).
-    let down = |a: KeyCode, b: KeyCode| [a, b].iter().any(|&k| keys.pressed(k) || keys.just_released(k));
-    (down(KeyCode::ControlLeft, KeyCode::ControlRight), down(KeyCode::ShiftLeft, KeyCode::ShiftRight))
-}
-
-#[allow(clippy::too_many_arguments)]
-fn shortcuts(
-    keys: Res<ButtonInput<KeyCode>>,
-    focus: Res<UiFocus>,
-    grab: Res<Grab>,
-    mut files: MessageWriter<FileCommand>,
-    mut edits: MessageWriter<Edit>,
-    mut show: ResMut<ShowContacts>,
-) {
-    if focus.keyboard {
-        return;
-    }
-    let (ctrl, shift) = ctrl_held(&keys);
-    let pressed = |k: KeyCode| keys.just_pressed(k);
-    if ctrl {
-        if pressed(KeyCode::KeyO) {
-            files.write(FileCommand::Open);
-        } else if pressed(KeyCode::KeyI) {
-            files.write(FileCommand::Import);
-        } else if pressed(KeyCode::KeyS) {
-            files.write(if shift { FileCommand::SaveAs } else { FileCommand::Save });
-        } else if pressed(KeyCode::KeyQ) {
-            files.write(FileCommand::Quit);
-        } else if pressed(KeyCode::KeyZ) {
-            edits.write(if shift { Edit::Redo } else { Edit::Undo });
-        } else if pressed(KeyCode::KeyY) {
-            edits.write(Edit::Redo);
-        }
-        return;
-    }
-    if pressed(KeyCode::Delete)
-        && let Some(part) = grab.selected
-    {
-        edits.write(Edit::Visible(part, false));
-    }
-    if pressed(KeyCode::KeyC) {
-        show.0 = !show.0;
+            .add_systems(Update, (close_requested, title).before(crate::manipulation::Gestures));
     }
 }
 
@@ -118,7 +72,7 @@ fn ui(
     mut chosen: MessageWriter<PathChosen>,
     mut edits: MessageWriter<Edit>,
     mut path_commands: MessageWriter<PathCommand>,
-    mut frame_all: MessageWriter<FrameAll>,
+    mut frame: MessageWriter<Frame>,
     mut assembly: ResMut<Assembly>,
     mut sim: ResMut<Simulation>,
     mut grab: ResMut<Grab>,
@@ -171,8 +125,17 @@ fn ui(
                         }
                     });
                     ui.menu_button("View", |ui| {
-                        if ui.add(egui::Button::new("Frame all").shortcut_text("F")).clicked() {
-                            frame_all.write(FrameAll);
+                        if ui.add(egui::Button::new("Frame all").shortcut_text("Home")).clicked() {
+                            frame.write(Frame::All);
+                        }
+                        if ui
+                            .add_enabled(
+                                grab.selected.is_some(),
+                                egui::Button::new("Frame selection").shortcut_text("F"),
+                            )
+                            .clicked()
+                        {
+                            frame.write(Frame::Selection);
                         }
                         ui.checkbox(&mut show.0, "Contacts (C)");
                         ui.checkbox(&mut panels.parts, "Parts panel");

@@ -1,107 +1,18 @@
 //! Headless (MinimalPlugins) tests of the pointer → solver bridge, undo, files and drag
 //! paths, with synthetic pointer events: no window, no GPU.
 
+mod common;
+
 use bevy::prelude::*;
+use common::*;
 use glam::{DQuat, DVec2, DVec3};
 use mockup::files::{Answer, FileCommand, Files, Origin, PathChosen, Purpose};
 use mockup::history::Edit;
-use mockup::manipulation::{ButtonState, Grab, PointerInput};
+use mockup::manipulation::{ButtonState, Grab};
 use mockup::paths::{DragPath, PathCommand};
 use mockup::simulation::Simulation;
-use mockup_ccd::{Collider, MeshBuilder, Pose};
-use mockup_scene::{LoadedScene, PartDocument, PoseDocument, SCENE_VERSION, SceneDocument};
+use mockup_ccd::Pose;
 use std::path::PathBuf;
-use std::sync::Arc;
-
-/// A unit cube (movable, at the origin) and a wall (fixed) filling 2 ≤ x ≤ 3.
-fn cube_and_wall() -> LoadedScene {
-    let cube = MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::splat(0.5)).build().unwrap();
-    let wall = MeshBuilder::new()
-        .cuboid(Pose::from_translation(DVec3::new(2.5, 0.0, 0.0)), DVec3::new(0.5, 10.0, 10.0))
-        .build()
-        .unwrap();
-    let part = |name: &str, fixed| PartDocument {
-        name: name.into(),
-        mesh: format!("/nowhere/{name}.obj"),
-        object: None,
-        pose: PoseDocument::default(),
-        fixed,
-        color: [0.5, 0.5, 0.5],
-        visible: true,
-    };
-    LoadedScene {
-        document: SceneDocument {
-            version: SCENE_VERSION,
-            size: Some(10.0),
-            parts: vec![part("cube", false), part("wall", true)],
-            solver: Default::default(),
-            camera: None,
-        },
-        colliders: vec![Arc::new(Collider::new(cube)), Arc::new(Collider::new(wall))],
-        size: 10.0,
-        warnings: Vec::new(),
-        parse_time: Default::default(),
-        build_time: Default::default(),
-    }
-}
-
-fn app_with(scene: LoadedScene) -> App {
-    // No recent-files list written into the user's configuration.
-    unsafe {
-        std::env::set_var("MOCKUP_CONFIG_DIR", std::env::temp_dir().join(format!("mockup-cfg-{}", std::process::id())))
-    };
-    let mut app = mockup::headless();
-    mockup::install_now(&mut app, scene, Origin::Obj(PathBuf::from("/nowhere/cube.obj")));
-    app
-}
-
-/// The camera looks down −z; the pointer's ray comes straight down through (x, y).
-fn pointer(x: f64, y: f64, left: ButtonState) -> PointerInput {
-    PointerInput {
-        ray: Some((DVec3::new(x, y, 10.0), -DVec3::Z)),
-        forward: -DVec3::Z,
-        right: DVec3::X,
-        up: DVec3::Y,
-        left,
-        ..default()
-    }
-}
-
-const PRESS: ButtonState = ButtonState { pressed: true, just_pressed: true };
-const HOLD: ButtonState = ButtonState { pressed: true, just_pressed: false };
-const UP: ButtonState = ButtonState { pressed: false, just_pressed: false };
-
-fn frame(app: &mut App, input: PointerInput) {
-    *app.world_mut().resource_mut::<PointerInput>() = input;
-    app.update();
-}
-
-/// Presses on the cube's top at the origin and drags the pointer along `to` (frames), then
-/// releases.
-fn drag(app: &mut App, to: &[(f64, f64)]) {
-    frame(app, pointer(0.0, 0.0, PRESS));
-    for &(x, y) in to {
-        frame(app, pointer(x, y, HOLD));
-    }
-    frame(app, pointer(to.last().map_or(0.0, |p| p.0), to.last().map_or(0.0, |p| p.1), UP));
-}
-
-fn cube_pose(app: &App) -> Pose {
-    app.world().resource::<Simulation>().world.bodies()[0].pose
-}
-
-fn ramp(from: (f64, f64), to: (f64, f64), n: usize) -> Vec<(f64, f64)> {
-    (1..=n)
-        .map(|k| {
-            let t = k as f64 / n as f64;
-            (from.0 + (to.0 - from.0) * t, from.1 + (to.1 - from.1) * t)
-        })
-        .collect()
-}
-
-fn no_interpenetration(app: &App) {
-    assert!(app.world().resource::<Simulation>().world.intersecting_pairs().is_empty());
-}
 
 #[test]
 fn a_drag_into_a_wall_stops_at_contact() {
@@ -185,26 +96,6 @@ fn the_pointer_over_a_panel_grabs_nothing() {
     }
     assert_eq!(cube_pose(&app), Pose::IDENTITY);
     assert!(app.world().resource::<Grab>().selected.is_none());
-}
-
-fn temp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mockup-app-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-/// Updates until the load task is done (it runs on another thread).
-fn wait_loaded(app: &mut App) {
-    for _ in 0..2000 {
-        app.update();
-        if app.world().resource::<Files>().loading.is_none() {
-            app.update();
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    panic!("the load did not finish");
 }
 
 #[test]
