@@ -253,6 +253,13 @@ impl<'a> Sweep<'a> {
     /// `na` (of A) and `nb` (of B) may overlap, with its slot; `None` if they are separated
     /// throughout.
     fn surviving(&mut self, na: u32, nb: u32, i: u32, j: u32, slot: u32) -> Option<(u32, u32, u32)> {
+        // Boxes are swept only up to the time limit: nothing later can be the answer.
+        let limit = self.last_cell();
+        if i > limit {
+            return None;
+        }
+        let last = limit.max(i + 1);
+        let (j, slot) = if j > last { (last, self.slot(i, last)) } else { (j, slot) };
         let box_a = self.a.tree().node(na).obb;
         let box_b = self.b.tree().node(nb).obb;
         let test = self.intervals.arena[slot as usize].test(&box_b, &box_a);
@@ -310,6 +317,11 @@ impl<'a> Sweep<'a> {
 
     fn time_limit(&self) -> f64 {
         self.screw.t_of_z(self.limit())
+    }
+
+    /// The grid point at or after the time limit (with the slack that keeps ties).
+    fn last_cell(&self) -> u32 {
+        ((self.time_limit() + 1e-12) * self.grid as f64).ceil().min(self.grid as f64) as u32
     }
 
     fn traverse(&mut self) {
