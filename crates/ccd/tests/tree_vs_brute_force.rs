@@ -29,6 +29,21 @@ proptest! {
         prop_assert!(tree.counters.elementary_tests() <= brute.counters.elementary_tests());
     }
 
+    /// Seed 000's elementary tests (every triangle pair, with and without culling) find the
+    /// same first contact and the same contacts up to `t_max` as each feature tested once.
+    #[test]
+    fn every_triangle_pair_finds_the_same_contacts(case in arb_case(), t_max in 0.0..1.0f64, cull in any::<bool>()) {
+        let (a, b) = (Collider::new(case.a), Collider::new(case.b));
+        let seed = QueryOptions { every_triangle_pair: true, bm_culling: cull, ..Default::default() };
+        let ours = QueryOptions::default();
+        let first = first_contact(&a, &case.motion_a, &b, &case.motion_b, &seed);
+        let brute = reference::first_contact(&a, &case.motion_a, &b, &case.motion_b, &ours);
+        prop_assert_eq!(first.value, brute.value);
+        let within = contacts_within(&a, &case.motion_a, &b, &case.motion_b, t_max, &seed).value;
+        let brute = reference::contacts_within(&a, &case.motion_a, &b, &case.motion_b, t_max, &ours).value;
+        prop_assert_eq!(within, brute);
+    }
+
     /// `contacts_within` returns every feature pair's earliest contact up to `t_max`, the
     /// same set as brute force, all within the limit, the first one being `first_contact`.
     #[test]

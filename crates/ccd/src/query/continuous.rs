@@ -184,6 +184,11 @@ struct Features {
 }
 
 impl Features {
+    /// All of the triangle's features (seed 000's tests).
+    fn all(mesh: &Mesh, t: u32) -> Features {
+        Features { face: true, vertices: mesh.triangle(t), n_vertices: 3, edges: mesh.triangle_edges(t), n_edges: 3 }
+    }
+
     /// Without culling: the static owners (every feature once).
     fn owned(mesh: &Mesh, t: u32) -> Features {
         let mut f = Features { face: true, ..Features::default() };
@@ -228,6 +233,8 @@ struct Sweep<'a> {
     /// which order like the numbers for `z ≥ 0`.
     shared_limit: Option<Arc<AtomicU64>>,
     parallel: bool,
+    /// `QueryOptions::every_triangle_pair`.
+    every_pair: bool,
 }
 
 /// Node pairs a traversal visits alone before it splits its pending pairs over a second
@@ -440,12 +447,21 @@ impl<'a> Sweep<'a> {
     fn leaf_pair(&mut self, ta: u32, tb: u32) {
         let (mesh_a, mesh_b) = (self.a.mesh(), self.b.mesh());
         // Only a solid's features can be culled; an open sheet can be hit from behind.
-        let (fa, fb) = match self.culling.as_mut() {
-            Some(c) => (
-                if self.a.culls() { c.a.features(mesh_a, ta) } else { Features::owned(mesh_a, ta) },
-                if self.b.culls() { c.b.features(mesh_b, tb) } else { Features::owned(mesh_b, tb) },
-            ),
-            None => (Features::owned(mesh_a, ta), Features::owned(mesh_b, tb)),
+        let (fa, fb) = if self.every_pair {
+            if let Some(c) = self.culling.as_mut()
+                && ((self.a.culls() && c.a.backward(mesh_a, ta)) || (self.b.culls() && c.b.backward(mesh_b, tb)))
+            {
+                return;
+            }
+            (Features::all(mesh_a, ta), Features::all(mesh_b, tb))
+        } else {
+            match self.culling.as_mut() {
+                Some(c) => (
+                    if self.a.culls() { c.a.features(mesh_a, ta) } else { Features::owned(mesh_a, ta) },
+                    if self.b.culls() { c.b.features(mesh_b, tb) } else { Features::owned(mesh_b, tb) },
+                ),
+                None => (Features::owned(mesh_a, ta), Features::owned(mesh_b, tb)),
+            }
         };
         let start = self.start;
         if fb.face {
@@ -551,6 +567,7 @@ pub(super) fn run(
             culling,
             shared_limit: None,
             parallel: opts.parallel,
+            every_pair: opts.every_triangle_pair,
         };
         if use_tree {
             sweep.traverse();
@@ -579,6 +596,8 @@ pub(super) fn run(
             .partial_cmp(&(y.time, y.kind, y.feature_a, y.feature_b))
             .unwrap_or(std::cmp::Ordering::Equal)
     });
+    // A feature pair met through several triangle pairs (`every_triangle_pair`) once.
+    contacts.dedup_by(|x, y| (x.time, x.kind, x.feature_a, x.feature_b) == (y.time, y.kind, y.feature_a, y.feature_b));
     Counted { value: contacts, counters }
 }
 

@@ -135,6 +135,12 @@ pub struct QueryOptions {
     /// A continuous query still running after a few thousand box pairs splits its pending
     /// pairs over a second thread (the answer is the same; docs/architecture.md).
     pub parallel: bool,
+    /// Seed 000's elementary tests, to reproduce its Table 1: every leaf triangle pair tests
+    /// all its 9 edge pairs and 3 + 3 vertex/face pairs (a feature once per incident
+    /// triangle), and culling skips a pair whose triangle moves backwards. Off (the default),
+    /// each feature is tested through one triangle only (docs/bm-culling.md §5). Same answers,
+    /// more tests.
+    pub every_triangle_pair: bool,
 }
 
 impl Default for QueryOptions {
@@ -145,6 +151,7 @@ impl Default for QueryOptions {
             subdivision_ratio: 1.0,
             bm_culling: true,
             parallel: true,
+            every_triangle_pair: false,
         }
     }
 }
