@@ -118,6 +118,8 @@ struct Buffers {
     layers: Layers,
     scratch: Vec<Record>,
     line: Vec<[f64; 3]>,
+    /// One piece's extent runs before they are merged per row.
+    piece_runs: Vec<Record>,
     intervals: (Vec<Interval>, Vec<Interval>),
     open: Open,
 }
@@ -135,20 +137,19 @@ pub fn scan(frame: &GlideFrame, pieces: &[Piece], res: ScreenResolution) -> Scre
 }
 
 fn scan_with(frame: &GlideFrame, pieces: &[Piece], res: ScreenResolution, b: &mut Buffers) -> ScreenOutput {
-    let Buffers { layers, scratch, line, intervals, open } = b;
+    let Buffers { layers, scratch, line, piece_runs, intervals, open } = b;
     for l in layers.iter_mut() {
         l.clear();
     }
     for (index, piece) in pieces.iter().enumerate() {
-        project_piece(frame, piece, index as u32, res, layers, line);
+        project_piece(frame, piece, index as u32, res, layers, line, piece_runs);
     }
-    // Seed §9 step 4: by row, then (extents) by piece, then by h. Integer keys keep the
-    // comparisons cheap; `ordered` maps an f64 to bits that sort the same way.
-    for (l, records) in layers.iter_mut().enumerate() {
-        let extent = l % 3 == Kind::Extent as usize;
+    // Seed §9 step 4: by row, then by h. Integer keys keep the comparisons cheap; `ordered`
+    // maps an f64 to bits that sort the same way.
+    for records in layers.iter_mut() {
         sort_by_row(records, scratch);
         for row in records.chunk_by_mut(|a, b| a.row == b.row) {
-            row.sort_unstable_by_key(|r| (if extent { r.id } else { 0 }, ordered(r.lo)));
+            row.sort_unstable_by_key(|r| ordered(r.lo));
         }
     }
     let mut out = ScreenOutput { records: layers.iter().map(Vec::len).sum(), ..ScreenOutput::default() };
@@ -224,8 +225,10 @@ fn project_piece(
     res: ScreenResolution,
     out: &mut Layers,
     line: &mut Vec<[f64; 3]>,
+    piece_runs: &mut Vec<Record>,
 ) {
     let (pts, vertices, edges) = (piece.poly.pts(), piece.poly.vertices(), piece.poly.edges());
+    piece_runs.clear();
     let n = pts.len();
     let body = piece.body;
     for i in 0..n {
@@ -242,11 +245,19 @@ fn project_piece(
         subdivide(frame, piece, (p, sp), (q, sq), res, 0, line);
         for w in line.windows(2) {
             let (a, b) = (w[0], w[1]);
-            runs(a, b, res.pixel, index, &mut out[layer(body, Kind::Extent)]);
+            runs(a, b, res.pixel, index, piece_runs);
             if let Some(e) = edges[i] {
                 runs(a, b, res.pixel, e, &mut out[layer(body, Kind::Edge)]);
             }
         }
+    }
+    // The piece's extent in each row: from the lowest to the highest h of its runs there.
+    piece_runs.sort_unstable_by_key(|r| r.row);
+    let extents = &mut out[layer(body, Kind::Extent)];
+    for row in piece_runs.chunk_by(|a, b| a.row == b.row) {
+        let lo = row.iter().map(|r| r.lo).fold(f64::INFINITY, f64::min);
+        let hi = row.iter().map(|r| r.hi).fold(f64::NEG_INFINITY, f64::max);
+        extents.push(Record { row: row[0].row, id: index, lo, hi, t_lo: 0.0, t_hi: 0.0 });
     }
 }
 
@@ -391,18 +402,12 @@ fn sweep(xs: &[Record], ys: &[Record], m: f64, open: &mut Open, mut f: impl FnMu
     }
 }
 
-/// Each piece's extent on this row: from the lowest to the highest `h` of its sides' runs.
-/// The part of a face inside a row band is bounded by its sides there and by the band's
-/// edges, whose ends are on the sides: so this holds the whole face's part of the row. (A
-/// face's projection folds only where the flow is tangent to it, on its facing cut, which
-/// is a side of the piece.) Sorted by the low end.
+/// Each piece's extent on this row (one record per piece, from the lowest to the highest `h`
+/// of its sides' runs, sorted by the low end), as faces. The part of a face inside a row band
+/// is bounded by its sides there and by the band's edges, whose ends are on the sides: so
+/// this holds the whole face's part of the row. (A face's projection folds only where the
+/// flow is tangent to it, on its facing cut, which is a side of the piece.)
 fn face_intervals(extents: &[Record], pieces: &[Piece], out: &mut Vec<Interval>) {
     out.clear();
-    for piece in extents.chunk_by(|a, b| a.id == b.id) {
-        let face = pieces[piece[0].id as usize].face;
-        let lo = piece.iter().map(|r| r.lo).fold(f64::INFINITY, f64::min);
-        let hi = piece.iter().map(|r| r.hi).fold(f64::NEG_INFINITY, f64::max);
-        out.push(Interval { face, lo, hi });
-    }
-    out.sort_unstable_by(|a, b| a.lo.total_cmp(&b.lo));
+    out.extend(extents.iter().map(|r| Interval { face: pieces[r.id as usize].face, lo: r.lo, hi: r.hi }));
 }
