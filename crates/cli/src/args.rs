@@ -70,6 +70,9 @@ pub fn parse_pose(text: &str) -> Result<Pose, String> {
         if !v[i].is_finite() {
             return Err(format!("{p:?} is not finite"));
         }
+        if i < 3 && v[i].abs() > mockup_ccd::mesh::MAX_COORDINATE {
+            return Err(format!("{p:?} is too large (the limit is ±1e50)"));
+        }
     }
     let q = DQuat::from_xyzw(v[3], v[4], v[5], v[6]);
     let len = q.length();
@@ -91,6 +94,7 @@ mod tests {
         assert!(parse_pose("1,2,3").unwrap_err().contains("7"));
         assert!(parse_pose("1,2,x,0,0,0,1").unwrap_err().contains("\"x\""));
         assert!(parse_pose("1,2,3,0,0,0,0").unwrap_err().contains("zero"));
+        assert!(parse_pose("1,2e300,3,0,0,0,1").unwrap_err().contains("too large"));
         assert!(parse_pose("1,2,inf,0,0,0,1").unwrap_err().contains("finite"));
     }
 

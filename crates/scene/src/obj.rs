@@ -200,6 +200,9 @@ impl Parser<'_> {
             if !v.is_finite() {
                 return Err(self.error(line, format!("vertex coordinate {tok:?} is not a finite number")));
             }
+            if v.abs() > mockup_ccd::mesh::MAX_COORDINATE {
+                return Err(self.error(line, format!("vertex coordinate {tok:?} is too large (the limit is ±1e50)")));
+            }
             xyz[n] = v;
             n += 1;
         }

@@ -92,6 +92,10 @@ fn malformed_files_name_the_line() {
     assert!(error_line(&format!("{SQUARE}f 1 2 x\n")).1.contains("\"x\" is not a vertex reference"));
     assert_eq!(error_line("v 0 0 0\nv 1 nan 0\n"), (2, "vertex coordinate \"nan\" is not a finite number".into()));
     assert!(error_line("v 0 0 1e999\n").1.contains("not a finite number"));
+    assert_eq!(
+        error_line("v 0 0 0\nv 0 1e300 0\n"),
+        (2, "vertex coordinate \"1e300\" is too large (the limit is ±1e50)".into())
+    );
     assert!(error_line("v 0 0 zero\n").1.contains("\"zero\" is not a number"));
     // Truncated in the middle of a vertex.
     assert_eq!(error_line("v 0 0 0\nv 1 0\n"), (2, "a vertex needs 3 coordinates, found 2".into()));

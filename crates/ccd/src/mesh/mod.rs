@@ -14,12 +14,18 @@ pub const NONE: u32 = u32::MAX;
 /// its normal is then noise, so it is left out of every test.
 const DEGENERATE_RATIO: f64 = 1e-12;
 
+/// The largest coordinate magnitude accepted: the contact conditions multiply up to six
+/// coordinates, which must not overflow an f64 (1e50⁶ = 1e300).
+pub const MAX_COORDINATE: f64 = 1e50;
+
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum MeshError {
     #[error("the mesh has no triangles")]
     NoTriangles,
     #[error("vertex {index} has a non-finite coordinate {position:?}")]
     NonFiniteVertex { index: usize, position: [f64; 3] },
+    #[error("vertex {index} has a coordinate beyond ±1e50 {position:?}: too large to compute with")]
+    VertexTooLarge { index: usize, position: [f64; 3] },
     #[error("triangle {triangle} refers to vertex {index}, but the mesh has only {vertex_count} vertices")]
     IndexOutOfRange { triangle: usize, index: u32, vertex_count: usize },
     #[error("all {count} triangles have zero area")]
@@ -75,6 +81,9 @@ impl Mesh {
         }
         if let Some((index, p)) = vertices.iter().enumerate().find(|(_, p)| !p.is_finite()) {
             return Err(MeshError::NonFiniteVertex { index, position: p.to_array() });
+        }
+        if let Some((index, p)) = vertices.iter().enumerate().find(|(_, p)| p.abs().max_element() > MAX_COORDINATE) {
+            return Err(MeshError::VertexTooLarge { index, position: p.to_array() });
         }
         for (t, tri) in triangles.iter().enumerate() {
             if let Some(&index) = tri.iter().find(|&&i| i as usize >= vertices.len()) {
@@ -357,6 +366,10 @@ mod tests {
         assert!(matches!(
             Mesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::new(0.0, f64::NAN, 0.0)], vec![[0, 1, 2]]),
             Err(MeshError::NonFiniteVertex { index: 2, .. })
+        ));
+        assert!(matches!(
+            Mesh::new(vec![DVec3::ZERO, DVec3::X * 1e300, DVec3::Y * 1e300], vec![[0, 1, 2]]),
+            Err(MeshError::VertexTooLarge { index: 1, .. })
         ));
         assert!(matches!(
             Mesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y], vec![[0, 1, 7]]),
