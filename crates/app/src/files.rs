@@ -11,7 +11,7 @@ use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use mockup_scene::save_as::{Meshes, save_as};
 use mockup_scene::source::FileSystem;
-use mockup_scene::{LoadedScene, SceneDocument, SolverDocument};
+use mockup_scene::{LoadedScene, SceneDocument};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -134,7 +134,7 @@ impl Loading {
 pub struct Files {
     pub origin: Origin,
     /// The state when the scene was opened or last saved.
-    saved: Option<(Snapshot, SolverDocument)>,
+    saved: Option<Snapshot>,
     /// A scene just started being installed: take its saved state once it is.
     take_saved: bool,
     pub recent: Vec<PathBuf>,
@@ -191,7 +191,7 @@ impl Files {
     /// Whether the scene differs from when it was opened or last saved.
     pub fn unsaved(&self, assembly: &Assembly, sim: &Simulation) -> bool {
         match &self.saved {
-            Some((s, solver)) => *s != snapshot(assembly, sim) || *solver != assembly.loaded.document.solver,
+            Some(s) => *s != snapshot(assembly, sim),
             None => false,
         }
     }
@@ -286,7 +286,7 @@ fn take_saved_state(
 ) {
     if opened.read().count() > 0 && files.take_saved {
         files.take_saved = false;
-        files.saved = Some((snapshot(&assembly, &sim), assembly.loaded.document.solver.clone()));
+        files.saved = Some(snapshot(&assembly, &sim));
     }
 }
 
@@ -435,7 +435,7 @@ fn save(
                 p.mesh = s.mesh.clone();
             }
             files.origin = Origin::Scene(path.to_path_buf());
-            files.saved = Some((snapshot(assembly, sim), assembly.loaded.document.solver.clone()));
+            files.saved = Some(snapshot(assembly, sim));
             files.remember(path);
             if let Some(next) = files.after_save.take() {
                 files.deferred.push(next);

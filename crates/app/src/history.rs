@@ -1,12 +1,14 @@
-//! Undo and redo of poses and part properties. Every drag is one step, every property edit
-//! one step (a colour being dragged in its picker is one step, not one per frame). A step
-//! restores every part's pose (pushed parts too) and properties, so it returns to a
-//! configuration the solver had reached: free of interpenetration.
+//! Undo and redo of poses, part properties and solver settings. Every drag is one step,
+//! every property edit one step (a colour being dragged in its picker is one step, not one
+//! per frame; so are consecutive settings edits). A step restores every part's pose (pushed
+//! parts too), properties and the settings, so it returns to a configuration the solver had
+//! reached: free of interpenetration.
 
 use crate::scene::Assembly;
 use crate::simulation::Simulation;
 use bevy::prelude::*;
 use mockup_ccd::Pose;
+use mockup_scene::SolverDocument;
 
 pub struct HistoryPlugin;
 
@@ -23,12 +25,14 @@ pub struct Props {
 pub struct Snapshot {
     pub poses: Vec<Pose>,
     pub props: Vec<Props>,
+    pub solver: SolverDocument,
 }
 
 pub fn snapshot(assembly: &Assembly, sim: &Simulation) -> Snapshot {
     Snapshot {
         poses: sim.poses(),
         props: assembly.parts().iter().map(|p| Props { fixed: p.fixed, visible: p.visible, color: p.color }).collect(),
+        solver: assembly.loaded.document.solver.clone(),
     }
 }
 
@@ -42,7 +46,21 @@ pub fn restore(s: &Snapshot, assembly: &mut Assembly, sim: &mut Simulation) {
     for (i, p) in s.props.iter().enumerate() {
         set_props(i, *p, assembly, sim);
     }
+    if let Err(e) = set_solver(&s.solver, assembly, sim) {
+        warn!("undo: {e}");
+    }
     sim.request = None;
+}
+
+/// Applies solver settings to the world and the document; invalid ones change neither.
+pub fn set_solver(solver: &SolverDocument, assembly: &mut Assembly, sim: &mut Simulation) -> Result<(), String> {
+    if *solver == assembly.loaded.document.solver {
+        return Ok(());
+    }
+    let settings = crate::simulation::settings_for(&assembly.loaded, solver);
+    sim.world.set_settings(settings).map_err(|e| e.to_string())?;
+    assembly.loaded.document.solver = solver.clone();
+    Ok(())
 }
 
 fn set_props(i: usize, p: Props, assembly: &mut Assembly, sim: &mut Simulation) {
@@ -62,6 +80,8 @@ pub enum Edit {
     Fixed(usize, bool),
     Visible(usize, bool),
     Color(usize, [f32; 3]),
+    /// New solver settings (the Solver panel); invalid ones are not applied.
+    Solver(SolverDocument),
     Undo,
     Redo,
 }
@@ -73,6 +93,8 @@ pub struct History {
     redo: Vec<Snapshot>,
     /// The last step was a colour edit of this part: more of them join it.
     colouring: Option<usize>,
+    /// The last step was a settings edit: more of them join it.
+    tuning: bool,
 }
 
 impl History {
@@ -81,6 +103,7 @@ impl History {
         self.undo.push(before);
         self.redo.clear();
         self.colouring = None;
+        self.tuning = false;
     }
 
     /// Drops the last step if nothing changed since it was recorded (a click, no drag).
@@ -95,6 +118,7 @@ impl History {
         let previous = self.undo.pop()?;
         self.redo.push(current);
         self.colouring = None;
+        self.tuning = false;
         Some(previous)
     }
 
@@ -102,6 +126,7 @@ impl History {
         let next = self.redo.pop()?;
         self.undo.push(current);
         self.colouring = None;
+        self.tuning = false;
         Some(next)
     }
 
@@ -144,6 +169,22 @@ fn apply_edits(
                 }
                 continue;
             }
+            Edit::Solver(ref solver) => {
+                if *solver == current.solver || grab.active() {
+                    continue;
+                }
+                let joins = history.tuning;
+                match set_solver(solver, &mut assembly, &mut sim) {
+                    Ok(()) => {
+                        if !joins {
+                            history.record(current);
+                        }
+                        history.tuning = true;
+                    }
+                    Err(e) => warn!("settings not applied: {e}"),
+                }
+                continue;
+            }
             Edit::Fixed(i, _) | Edit::Visible(i, _) | Edit::Color(i, _) => match current.props.get(i) {
                 Some(p) => (i, *p),
                 None => continue,
@@ -178,6 +219,7 @@ mod tests {
         Snapshot {
             poses: vec![Pose::from_translation(DVec3::new(x, 0.0, 0.0))],
             props: vec![Props { fixed: false, visible: true, color: [1.0; 3] }],
+            solver: SolverDocument::default(),
         }
     }
 

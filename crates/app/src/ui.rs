@@ -73,8 +73,8 @@ fn ui(
     mut edits: MessageWriter<Edit>,
     mut path_commands: MessageWriter<PathCommand>,
     mut frame: MessageWriter<Frame>,
-    mut assembly: ResMut<Assembly>,
-    mut sim: ResMut<Simulation>,
+    assembly: Res<Assembly>,
+    sim: Res<Simulation>,
     mut grab: ResMut<Grab>,
     mut show: ResMut<ShowContacts>,
     history: Res<History>,
@@ -230,7 +230,7 @@ fn ui(
         covered.push(
             egui::Panel::right("settings")
                 .resizable(true)
-                .show(&mut root, |ui| settings_panel(ui, &mut assembly, &mut sim))
+                .show(&mut root, |ui| settings_panel(ui, &assembly, &sim, &mut edits))
                 .response
                 .rect,
         );
@@ -334,7 +334,7 @@ fn parts_panel(
     });
 }
 
-fn settings_panel(ui: &mut egui::Ui, assembly: &mut Assembly, sim: &mut Simulation) {
+fn settings_panel(ui: &mut egui::Ui, assembly: &Assembly, sim: &Simulation, edits: &mut MessageWriter<Edit>) {
     ui.heading("Solver");
     let size = assembly.size();
     let mut doc = assembly.loaded.document.solver.clone();
@@ -388,11 +388,13 @@ fn settings_panel(ui: &mut egui::Ui, assembly: &mut Assembly, sim: &mut Simulati
         );
     ui.add(egui::Slider::new(&mut doc.max_substeps, 1..=64).text("sub-steps per frame"));
     if doc != assembly.loaded.document.solver {
-        let settings = settings_for(&assembly.loaded, &doc);
-        match sim.world.set_settings(settings) {
-            Ok(()) => assembly.loaded.document.solver = doc,
+        // Applied (and undoable) through the history; invalid values are shown, not sent.
+        match settings_for(&assembly.loaded, &doc).validate() {
+            Ok(()) => {
+                edits.write(Edit::Solver(doc));
+            }
             Err(e) => {
-                ui.colored_label(egui::Color32::from_rgb(230, 80, 60), e.to_string());
+                ui.colored_label(egui::Color32::from_rgb(230, 80, 60), e);
             }
         }
     }

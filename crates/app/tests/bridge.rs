@@ -312,3 +312,45 @@ fn an_axis_key_constrains_the_move() {
     let t = cube_pose(&app).translation;
     assert!((t - DVec3::new(1.0, 0.0, 0.0)).length() < 1e-6, "{t}");
 }
+
+/// Solver settings edits are undoable: consecutive edits (a value being dragged) are one
+/// step, invalid ones are not applied, and they count as unsaved changes.
+#[test]
+fn settings_edits_undo_as_one_step_and_invalid_ones_are_refused() {
+    use mockup_scene::{Distances, SolverDocument};
+    let mut app = app_with(cube_and_wall());
+    let original = app.world().resource::<mockup::scene::Assembly>().loaded.document.solver.clone();
+    let breaking = |app: &App| app.world().resource::<Simulation>().world.settings().breaking;
+    let before = breaking(&app);
+    let edit = |app: &mut App, doc: SolverDocument| {
+        app.world_mut().write_message(Edit::Solver(doc));
+        app.update();
+    };
+    let explicit = |b: f64| SolverDocument {
+        distances: Distances::Explicit { repositioning: 0.001, security: 0.002, breaking: b },
+        ..original.clone()
+    };
+    edit(&mut app, explicit(0.01));
+    edit(&mut app, explicit(0.02));
+    assert_eq!(breaking(&app), 0.02);
+    assert!(unsaved(&app));
+    // Not 0 < εr < εs < εb: refused, nothing changes.
+    edit(&mut app, explicit(0.0015));
+    assert_eq!(breaking(&app), 0.02);
+    assert_eq!(app.world().resource::<mockup::scene::Assembly>().loaded.document.solver, explicit(0.02));
+    // One undo goes back over both edits.
+    app.world_mut().write_message(Edit::Undo);
+    app.update();
+    assert_eq!(breaking(&app), before);
+    assert_eq!(app.world().resource::<mockup::scene::Assembly>().loaded.document.solver, original);
+    assert!(!unsaved(&app));
+    app.world_mut().write_message(Edit::Redo);
+    app.update();
+    assert_eq!(breaking(&app), 0.02);
+    // A drag after a settings edit is a step of its own.
+    drag(&mut app, &ramp((0.0, 0.0), (1.0, 0.0), 3));
+    app.world_mut().write_message(Edit::Undo);
+    app.update();
+    assert_eq!(cube_pose(&app), Pose::IDENTITY);
+    assert_eq!(breaking(&app), 0.02);
+}
