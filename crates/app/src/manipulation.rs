@@ -114,42 +114,88 @@ impl Plugin for ManipulationPlugin {
     }
 }
 
-/// The nearest visible part the ray hits (Möller–Trumbore on every triangle, in the part's
-/// frame): (part, distance along the ray).
+/// The nearest visible part the ray hits: down each part's OBB tree (boxes the ray enters
+/// before the best hit so far), Möller–Trumbore at the leaves, in the part's frame:
+/// (part, distance along the ray).
 pub fn pick(assembly: &Assembly, poses: &[Pose], origin: DVec3, dir: DVec3) -> Option<(usize, f64)> {
     let mut best: Option<(usize, f64)> = None;
+    let mut stack = Vec::new();
     for (i, c) in assembly.loaded.colliders.iter().enumerate() {
         if !assembly.parts()[i].visible {
             continue;
         }
         let inv = poses[i].inverse();
         let (o, d) = (inv.transform_point(origin), inv.transform_vector(dir));
-        let m = c.mesh();
-        for t in 0..m.triangles().len() as u32 {
-            let [a, b, cc] = m.triangle_points(t);
-            let (e1, e2) = (b - a, cc - a);
-            let p = d.cross(e2);
-            let det = e1.dot(p);
-            if det.abs() < 1e-300 {
+        let (tree, m) = (c.tree(), c.mesh());
+        stack.clear();
+        stack.push(0u32);
+        while let Some(n) = stack.pop() {
+            let node = tree.node(n);
+            if !ray_enters(o, d, &node.obb, best.map_or(f64::INFINITY, |b| b.1)) {
                 continue;
             }
-            let s = o - a;
-            let u = s.dot(p) / det;
-            if !(0.0..=1.0).contains(&u) {
+            if !node.is_leaf() {
+                let (l, r) = tree.children(n);
+                stack.extend([l, r]);
                 continue;
             }
-            let q = s.cross(e1);
-            let v = d.dot(q) / det;
-            if v < 0.0 || u + v > 1.0 {
-                continue;
-            }
-            let dist = e2.dot(q) / det;
-            if dist > 0.0 && best.is_none_or(|(_, b)| dist < b) {
-                best = Some((i, dist));
+            for &t in tree.leaf_triangles(node) {
+                if let Some(dist) = ray_triangle(o, d, m.triangle_points(t))
+                    && best.is_none_or(|(_, b)| dist < b)
+                {
+                    best = Some((i, dist));
+                }
             }
         }
     }
     best
+}
+
+/// Whether the ray `o + s d` (s ≥ 0) enters the box before `limit`: slabs along its axes,
+/// widened by a hair so a triangle lying on a face is not missed.
+fn ray_enters(o: DVec3, d: DVec3, b: &mockup_ccd::bvh::Obb, limit: f64) -> bool {
+    let p = o - b.center;
+    let (mut enter, mut leave) = (0.0f64, limit);
+    for k in 0..3 {
+        let (e, f) = (b.axes[k].dot(p), b.axes[k].dot(d));
+        let h = b.half[k] * (1.0 + 1e-9) + 1e-12 * (b.center.length() + b.half.length());
+        if f.abs() < 1e-300 {
+            if e.abs() > h {
+                return false;
+            }
+            continue;
+        }
+        let (s0, s1) = ((-h - e) / f, (h - e) / f);
+        enter = enter.max(s0.min(s1));
+        leave = leave.min(s0.max(s1));
+        if enter > leave {
+            return false;
+        }
+    }
+    true
+}
+
+/// Möller–Trumbore: the distance along `d` at which the ray meets the triangle, if it does
+/// (ahead of the origin).
+fn ray_triangle(o: DVec3, d: DVec3, [a, b, c]: [DVec3; 3]) -> Option<f64> {
+    let (e1, e2) = (b - a, c - a);
+    let p = d.cross(e2);
+    let det = e1.dot(p);
+    if det.abs() < 1e-300 {
+        return None;
+    }
+    let s = o - a;
+    let u = s.dot(p) / det;
+    if !(0.0..=1.0).contains(&u) {
+        return None;
+    }
+    let q = s.cross(e1);
+    let v = d.dot(q) / det;
+    if v < 0.0 || u + v > 1.0 {
+        return None;
+    }
+    let dist = e2.dot(q) / det;
+    (dist > 0.0).then_some(dist)
 }
 
 /// A ray from `eye` that reaches `part` before anything else (through one of a couple of
@@ -303,6 +349,54 @@ mod tests {
         let (files, path) = mockup_scene::embedded::default_scene();
         let loaded = mockup_scene::load(&path, &files, &mut |_| {}).unwrap();
         Assembly { loaded, entities: Vec::new(), generation: 1 }
+    }
+
+    /// Every triangle of every visible part: what the tree must agree with.
+    fn pick_brute_force(a: &Assembly, poses: &[Pose], origin: DVec3, dir: DVec3) -> Option<(usize, f64)> {
+        let mut best: Option<(usize, f64)> = None;
+        for (i, c) in a.loaded.colliders.iter().enumerate() {
+            let inv = poses[i].inverse();
+            let (o, d) = (inv.transform_point(origin), inv.transform_vector(dir));
+            for t in 0..c.mesh().triangles().len() as u32 {
+                if let Some(dist) = ray_triangle(o, d, c.mesh().triangle_points(t))
+                    && best.is_none_or(|(_, b)| dist < b)
+                {
+                    best = Some((i, dist));
+                }
+            }
+        }
+        best
+    }
+
+    /// Rays from random eyes around the car toward random points of its bounds: the tree's
+    /// pick is the brute force's, part and distance, and most rays hit something.
+    #[test]
+    fn the_tree_picks_what_every_triangle_picks() {
+        let a = car_door();
+        let poses: Vec<Pose> = a.parts().iter().map(|p| p.pose.to_pose()).collect();
+        let (lo, hi) = crate::camera::visible_bounds(&a, &poses).unwrap();
+        let (lo, hi) = (lo.as_dvec3(), hi.as_dvec3());
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut rnd = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut hits = 0;
+        for _ in 0..300 {
+            let at = |r: &mut dyn FnMut() -> f64| lo + (hi - lo) * DVec3::new(r(), r(), r());
+            let target = at(&mut rnd);
+            let eye = 0.5 * (lo + hi) + (hi - lo).length() * (DVec3::new(rnd(), rnd(), rnd()) - 0.5).normalize();
+            let dir = (target - eye).normalize();
+            let (tree, brute) = (pick(&a, &poses, eye, dir), pick_brute_force(&a, &poses, eye, dir));
+            assert_eq!(tree.map(|h| h.0), brute.map(|h| h.0), "from {eye} along {dir}");
+            if let (Some(x), Some(y)) = (tree, brute) {
+                assert!((x.1 - y.1).abs() <= 1e-12 * y.1, "{x:?} vs {y:?}");
+                hits += 1;
+            }
+        }
+        assert!(hits > 150, "only {hits} of 300 rays hit");
     }
 
     #[test]
