@@ -3,7 +3,8 @@
 //! from the scene's camera, pushed into the body until it presses on the opening's flange,
 //! then dragged sideways along the body side, back and forth, for 400 frames.
 //!
-//! `cargo bench -p mockup --bench drag_frame`
+//! `cargo bench -p mockup --bench drag_frame` (`DRAG_FRAME_NARROW=glide`: with the glide
+//! screen as the narrow phase).
 
 use bevy::prelude::*;
 use glam::DVec3;
@@ -15,7 +16,10 @@ use std::time::Instant;
 
 fn main() {
     let (files, path) = mockup_scene::embedded::default_scene();
-    let scene = mockup_scene::load(&path, &files, &mut |_| {}).expect("the built-in scene loads");
+    let mut scene = mockup_scene::load(&path, &files, &mut |_| {}).expect("the built-in scene loads");
+    if std::env::var("DRAG_FRAME_NARROW").is_ok_and(|v| v == "glide") {
+        scene.document.solver.narrow_phase = mockup_scene::NarrowPhase::Glide;
+    }
     let camera = scene.document.camera.clone().expect("car_door has a camera");
     let mut app = mockup::headless();
     mockup::install_now(&mut app, scene, Origin::BuiltIn);

@@ -5,7 +5,7 @@ use crate::gauss::{self, Displacement, Frame};
 use crate::mass::MassProperties;
 use crate::settings::{NarrowPhase, SolverSettings};
 use glam::{DMat3, DQuat};
-use mockup_ccd::glide::{GlideBody, glide_collisions};
+use mockup_ccd::glide::{GlideBody, GlideOptions, glide_collisions};
 use mockup_ccd::{
     Collider, Contact, Counters, Motion, Pose, Screw, contacts_within, first_contact, intersects, near_triangle_pairs,
     proximity_among,
@@ -411,6 +411,8 @@ impl World {
                     (r.value, Vec::new())
                 }
                 NarrowPhase::Glide(opts) => {
+                    // Only the earliest collisions are used (the first and the contact window).
+                    let opts = GlideOptions { until_first: true, ..opts };
                     let r = glide_collisions(a.glide_body(), &motions[i], b.glide_body(), &motions[j], &opts);
                     report.glide_tests += r.counters.tests as u64;
                     let list: Vec<Contact> = r.collisions.iter().map(|c| c.contact).collect();

@@ -108,11 +108,16 @@ pub struct GlideOptions {
     pub resolution: Resolution,
     /// Collisions less proper than this are dropped (seed §9: −0.1).
     pub properness_threshold: f64,
+    /// Report the earliest collisions, not every one of the step: a long step (a point of
+    /// B travels over 5 % of the smaller bounding radius) is screened in doubling stretches (to 1/32, 1/16, …, 1/2, 1), stopping
+    /// after the first with a collision. What the solver needs; a long step whose first
+    /// contact comes early then does not screen the deep overlap after it (glide.md §11).
+    pub until_first: bool,
 }
 
 impl Default for GlideOptions {
     fn default() -> Self {
-        GlideOptions { resolution: Resolution::Medium, properness_threshold: -0.1 }
+        GlideOptions { resolution: Resolution::Medium, properness_threshold: -0.1, until_first: false }
     }
 }
 
@@ -235,8 +240,20 @@ fn run(
     let pieces_needed = (motion.frame.theta() / FRAC_PI_2).ceil().max(1.0) as u32;
     let mut report =
         GlideReport { collisions: Vec::new(), counters: GlideCounters::default(), resolution: None, motion };
-    for k in 0..pieces_needed {
-        let (s0, s1) = (k as f64 / pieces_needed as f64, (k + 1) as f64 / pieces_needed as f64);
+    // Doubling stretches (each turns at most θ/2 ≤ π/2, as pieces must) only for a long
+    // step: a short one is screened whole, once.
+    let cb = motion.frame.b_start.transform_point(b.centre);
+    let long = motion.frame.max_speed(cb, b.radius) >= LONG_STEP * a.radius.min(b.radius);
+    let ends: Vec<f64> = if opts.until_first && pairs == Pairs::Screen && long {
+        (0..=5).rev().map(|k| 0.5f64.powi(k)).collect()
+    } else {
+        (1..=pieces_needed).map(|k| k as f64 / pieces_needed as f64).collect()
+    };
+    let mut s0 = 0.0;
+    for s1 in ends {
+        if opts.until_first && !report.collisions.is_empty() {
+            break;
+        }
         let (a0, a1) = (motion.pose_a_at(s0), motion.pose_a_at(s1));
         let (b0, b1) = (motion.pose_b_at(s0), motion.pose_b_at(s1));
         report.counters.sub_steps += 1;
@@ -264,6 +281,7 @@ fn run(
                 properness: hit.properness,
             });
         }
+        s0 = s1;
     }
     report
 }
@@ -354,6 +372,10 @@ fn one_step(
 /// The broad phase is used while a point of B travels less than this fraction of the
 /// smaller bounding radius over the step.
 const BROAD_PHASE_REACH: f64 = 0.5;
+
+/// With `until_first`, a step on which a point of B travels more than this fraction of the
+/// smaller bounding radius is screened in doubling stretches.
+const LONG_STEP: f64 = 0.05;
 
 /// Faces of A and of B whose leaf boxes are within `reach` of the other body's (A at
 /// `a_in_b` in B's frame, at the start of the step).
