@@ -118,11 +118,15 @@ proptest! {
                 prop_assert!(first.is_some_and(|f| f <= t), "{:?}: intersecting at {} but first collision {:?}", res, t, first);
             }
             // Stopping after the first stretch with a collision finds the same first one.
-            let early = glide_collisions(&fixed, &motion_a, &moving, &motion_b, &GlideOptions { until_first: true, ..opts });
-            let key = |r: &GlideReport| r.collisions.first().map(|c| (c.contact.kind, c.contact.feature_a, c.contact.feature_b));
+            let first_only = GlideOptions { until_first: true, ..opts };
+            let early = glide_collisions(&fixed, &motion_a, &moving, &motion_b, &first_only);
+            let key = |r: &GlideReport| {
+                r.collisions.first().map(|c| (c.contact.kind, c.contact.feature_a, c.contact.feature_b))
+            };
             prop_assert_eq!(key(&early), key(&screen), "{:?}", res);
             if let (Some(x), Some(y)) = (early.collisions.first(), screen.collisions.first()) {
-                prop_assert!((x.contact.time - y.contact.time).abs() <= 1e-9, "{} vs {}", x.contact.time, y.contact.time);
+                let (tx, ty) = (x.contact.time, y.contact.time);
+                prop_assert!((tx - ty).abs() <= 1e-9, "{} vs {}", tx, ty);
             }
         }
     }

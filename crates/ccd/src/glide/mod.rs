@@ -109,8 +109,8 @@ pub struct GlideOptions {
     /// Collisions less proper than this are dropped (seed §9: −0.1).
     pub properness_threshold: f64,
     /// Report the earliest collisions, not every one of the step: a long step (a point of
-    /// B travels over 5 % of the smaller bounding radius) is screened in doubling stretches (to 1/32, 1/16, …, 1/2, 1), stopping
-    /// after the first with a collision. What the solver needs; a long step whose first
+    /// B travels over 5 % of the smaller bounding radius) is screened in doubling stretches
+    /// (to 1/32, 1/16, …, 1/2, 1), stopping after the first with a collision. What the solver needs; a long step whose first
     /// contact comes early then does not screen the deep overlap after it (glide.md §11).
     pub until_first: bool,
 }
