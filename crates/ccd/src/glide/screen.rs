@@ -153,18 +153,6 @@ fn scan_with(frame: &GlideFrame, pieces: &[Piece], res: ScreenResolution, b: &mu
         }
     }
     let mut out = ScreenOutput { records: layers.iter().map(Vec::len).sum(), ..ScreenOutput::default() };
-    if std::env::var("GLIDE_DEBUG").is_ok() {
-        for (l, recs) in layers.iter().enumerate() {
-            let rlo = recs.iter().map(|r| r.row).min();
-            let rhi = recs.iter().map(|r| r.row).max();
-            let hlo = recs.iter().map(|r| r.lo).fold(f64::INFINITY, f64::min);
-            let hhi = recs.iter().map(|r| r.hi).fold(f64::NEG_INFINITY, f64::max);
-            let tlo = recs.iter().map(|r| r.t_lo).fold(f64::INFINITY, f64::min);
-            let thi = recs.iter().map(|r| r.t_hi).fold(f64::NEG_INFINITY, f64::max);
-            eprintln!("layer {l}: {} recs rows {rlo:?}..{rhi:?} h {hlo:.3}..{hhi:.3} t {tlo:.3}..{thi:.3}", recs.len());
-        }
-        eprintln!("frame {:?} px {:?}", frame.flow, res);
-    }
     let mut cursor = [0usize; 6];
     while let Some(row) = (0..6).filter_map(|l| layers[l].get(cursor[l]).map(|r| r.row)).min() {
         let mut rows: [&[Record]; 6] = Default::default();
