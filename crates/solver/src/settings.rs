@@ -55,13 +55,14 @@ impl Default for SolverSettings {
 
 impl SolverSettings {
     /// The seed's distances scaled to an environment `size` wide (its bounding box's largest
-    /// side); `size` that is not positive and finite gives the defaults.
+    /// side); `size` that is not positive and finite, or so small that the distances round to
+    /// zero, gives the defaults.
     pub fn for_scene_size(size: f64) -> SolverSettings {
         let mut s = SolverSettings::default();
         if size.is_finite() && size > 0.0 {
             s.scale_distances(size / REFERENCE_SCENE_SIZE);
         }
-        s
+        if s.validate().is_ok() { s } else { SolverSettings::default() }
     }
 
     /// A scene's settings: explicit distances `[εr, εs, εb]`, or the seed's scaled to `size`;

@@ -114,4 +114,8 @@ fn distances_scale_with_the_scene() {
     assert!((s.security - 0.001).abs() < 1e-15 && (s.repositioning - 0.00044).abs() < 1e-15);
     assert!((s.breaking - 0.0023).abs() < 1e-15);
     assert_eq!(SolverSettings::for_scene_size(f64::NAN), SolverSettings::default());
+    // A scene file may give any positive size: the distances are valid at both extremes.
+    for size in [f64::MIN_POSITIVE / 1e15, 5e-324, 1e-300, 1e300, f64::MAX] {
+        assert!(SolverSettings::for_scene_size(size).validate().is_ok(), "size {size}");
+    }
 }
