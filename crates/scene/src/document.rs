@@ -181,6 +181,9 @@ fn validate(doc: &SceneDocument, path: &Path) -> Result<(), SceneError> {
         if doc.parts[..i].iter().any(|q| q.name == p.name) {
             return invalid(format!("two parts are named {:?}", p.name));
         }
+        if p.mesh.trim().is_empty() {
+            return invalid(format!("part {:?}: no mesh file given", p.name));
+        }
         if !p.pose.translation.iter().chain(&p.pose.rotation).all(|x| x.is_finite()) {
             return invalid(format!("part {:?}: the pose is not finite", p.name));
         }

@@ -63,6 +63,10 @@ pub fn load(path: &Path, source: &dyn Source, progress: &mut dyn FnMut(Progress)
                     written: part.mesh.clone(),
                     resolved: std::path::absolute(&resolved).unwrap_or(resolved.clone()),
                 },
+                std::io::ErrorKind::IsADirectory => SceneError::Invalid {
+                    path: path.to_path_buf(),
+                    message: format!("part {:?}: mesh {:?} is a folder, not an OBJ file", part.name, part.mesh),
+                },
                 _ => SceneError::Io { path: resolved.clone(), source: e },
             })?;
             let options = ImportOptions { split_objects: part.object.is_some() };

@@ -55,5 +55,9 @@ pub fn normalize(path: &Path) -> PathBuf {
             other => out.push(other),
         }
     }
+    // "." (or "a/..") is the folder itself, not an empty path.
+    if out.as_os_str().is_empty() {
+        out.push(".");
+    }
     out
 }

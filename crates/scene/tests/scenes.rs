@@ -154,6 +154,13 @@ fn missing_meshes_and_objects_are_named() {
     document::save(&doc, &path).unwrap();
     let msg = load(&path, &FileSystem, &mut |_| {}).unwrap_err().to_string();
     assert!(msg.contains("no object \"ring_c\"") && msg.contains("ring_a, ring_b"), "{msg}");
+    // A folder, or nothing, where the mesh file belongs.
+    for (mesh, expect) in [(".", "\".\" is a folder"), ("..", "\"..\" is a folder"), ("", "no mesh file given")] {
+        doc.parts[1].mesh = mesh.into();
+        std::fs::write(&path, ron::ser::to_string(&doc).unwrap()).unwrap();
+        let msg = load(&path, &FileSystem, &mut |_| {}).unwrap_err().to_string();
+        assert!(msg.contains("s.ron") && msg.contains("ring_b") && msg.contains(expect), "{msg}");
+    }
     let e = load(&dir.join("absent.ron"), &FileSystem, &mut |_| {}).unwrap_err();
     assert!(e.to_string().contains("absent.ron"));
     let _ = Embedded::default();
