@@ -58,11 +58,18 @@ pub fn info(args: &[String]) -> Result<(), UsageError> {
         let (lo, hi) = c.mesh().bounds();
         let pose = p.pose.to_pose();
         println!(
-            "  {:<16} {:>8} triangles  {:<7}  {}  bounds (local) [{:.3}, {:.3}, {:.3}] .. [{:.3}, {:.3}, {:.3}]  at ({:.3}, {:.3}, {:.3})",
+            "  {:<16} {:>8} triangles  {:<7}  {:<11}  bounds (local) [{:.3}, {:.3}, {:.3}] .. [{:.3}, {:.3}, {:.3}]  at ({:.3}, {:.3}, {:.3})",
             p.name,
             s.triangles,
             if p.fixed { "fixed" } else { "movable" },
-            if c.culls() { "solid" } else { "open " },
+            if c.culls() {
+                "solid"
+            } else if !s.is_closed() {
+                "open "
+            } else {
+                // Closed, but wound inconsistently or inward: no BM-culling either.
+                "not outward"
+            },
             lo.x,
             lo.y,
             lo.z,

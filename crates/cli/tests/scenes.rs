@@ -30,6 +30,39 @@ fn info_lists_the_parts() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("scenes/nothing.ron"));
 }
 
+/// Each part says whether it is a solid (BM-culling applies), open, or closed but not wound
+/// outward.
+#[test]
+fn info_says_which_parts_are_solids() {
+    // A tetrahedron wound outward, the same with one face flipped, and one face missing.
+    let tet = |faces: &str| format!("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n{faces}");
+    temp("solid.obj", &tet("f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n"));
+    temp("flipped.obj", &tet("f 1 2 3\nf 1 2 4\nf 1 4 3\nf 2 3 4\n"));
+    temp("open.obj", &tet("f 1 2 4\nf 1 4 3\nf 2 3 4\n"));
+    let part = |name: &str, x: f64| {
+        format!(
+            "(name: \"{name}\", mesh: \"{name}.obj\", object: None, pose: (translation: ({x}, 0.0, 0.0), \
+             rotation: (0.0, 0.0, 0.0, 1.0)), fixed: false, color: (0.5, 0.5, 0.5), visible: true),"
+        )
+    };
+    let scene = format!(
+        "(version: 1, size: None, parts: [{}{}{}], solver: (distances: Scaled, bm_culling: true, \
+         narrow_phase: Exact, max_substeps: 8), camera: None)",
+        part("solid", 0.0),
+        part("flipped", 2.0),
+        part("open", 4.0)
+    );
+    let path = temp("kinds.ron", &scene);
+    let out = cli(&["info", path.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let kind = |name: &str| {
+        let line = text.lines().find(|l| l.trim_start().starts_with(name)).unwrap_or_else(|| panic!("{text}"));
+        ["solid", "not outward", "open"].into_iter().find(|k| line.contains(k)).unwrap_or_else(|| panic!("{line}"))
+    };
+    assert_eq!([kind("solid"), kind("flipped"), kind("open")], ["solid", "not outward", "open"], "{text}");
+}
+
 /// Replays three peg targets with `extra` options; checks one line per step, the peg
 /// stopping on the block at the second (off the bore's axis), and no interpenetration.
 fn replay_peg(name: &str, extra: &[&str]) -> PathBuf {
