@@ -314,33 +314,24 @@ fn one_step(
     }
     let scale = a.radius + b.radius + (ca - cb).length();
     // Broad phase: a point of B travels at most `reach` relative to A over the step, so only
-    // triangles closer than that at the start can meet. The OBB trees find them; when the
-    // reach is a good part of the bodies, everything is near and the screen takes all.
+    // triangles closer than that at the start can meet. On a short step the OBB trees find
+    // them pair by pair; on a long one, each body keeps its faces near the other's bounding
+    // sphere (a small part stepping onto a large one), or everything when that is most.
     let reach = frame.max_speed(cb, b.radius) * (1.0 + 1e-9) + 1e-9 * scale;
-    let masks = if pairs == Pairs::Screen && reach < BROAD_PHASE_REACH * a.radius.min(b.radius) {
-        let masks = near_faces(a, b, b0.inverse() * a0, reach);
-        report.counters.near_faces += masks.iter().map(|m| m.iter().filter(|&&x| x).count()).sum::<usize>();
-        if masks[0].iter().all(|&x| !x) {
-            report.counters.early_outs += 1;
-            return Vec::new();
+    let masks = match pairs {
+        Pairs::All => None,
+        Pairs::Screen if reach < BROAD_PHASE_REACH * a.radius.min(b.radius) => {
+            Some(near_faces(a, b, b0.inverse() * a0, reach))
         }
-        Some(masks)
-    } else if pairs == Pairs::Screen {
-        // A long step: each body's faces farther than `reach` from the other's bounding
-        // sphere cannot meet it either. This is what keeps a door's long stretch from
-        // screening the whole car body.
-        let masks = faces_near_spheres(a, b, [a0, b0], reach);
-        if let Some(m) = &masks {
-            report.counters.near_faces += m.iter().map(|m| m.iter().filter(|&&x| x).count()).sum::<usize>();
-        }
-        if masks.as_ref().is_some_and(|m| m.iter().any(|m| m.iter().all(|&x| !x))) {
-            report.counters.early_outs += 1;
-            return Vec::new();
-        }
-        masks
-    } else {
-        None
+        Pairs::Screen => faces_near_spheres(a, b, [a0, b0], reach),
     };
+    if let Some(masks) = &masks {
+        report.counters.near_faces += masks.iter().map(|m| kept(m)).sum::<usize>();
+        if masks.iter().any(|m| kept(m) == 0) {
+            report.counters.early_outs += 1;
+            return Vec::new();
+        }
+    }
     let pa = place(a, frame.to_glide, masks.as_ref().map(|m| m[0].as_slice()));
     let pb = place(b, frame.b_start, masks.as_ref().map(|m| m[1].as_slice()));
     let tests = match pairs {
@@ -417,8 +408,13 @@ fn faces_near_spheres(a: &GlideBody, b: &GlideBody, [a0, b0]: [Pose; 2], reach: 
         faces_near_sphere(a, b_in_a.transform_point(b.centre), b.radius + reach),
         faces_near_sphere(b, b_in_a.inverse().transform_point(a.centre), a.radius + reach),
     ];
-    let kept = |m: &[bool]| m.iter().filter(|&&x| x).count() as f64 / m.len().max(1) as f64;
-    (kept(&masks[0]) < 0.75 || kept(&masks[1]) < 0.75).then_some(masks)
+    let most = |m: &[bool]| kept(m) as f64 >= 0.75 * m.len() as f64;
+    (!most(&masks[0]) || !most(&masks[1])).then_some(masks)
+}
+
+/// How many faces a broad-phase mask keeps.
+fn kept(mask: &[bool]) -> usize {
+    mask.iter().filter(|&&x| x).count()
 }
 
 /// Faces of `body` whose leaf boxes come within `radius` of `centre` (body frame).
