@@ -79,6 +79,22 @@ proptest! {
         }
     }
 
+    /// Completeness against an independent test (not the elementary tests brute force shares
+    /// with the tree): once the meshes, sampled along the motion, intersect, a first contact
+    /// must have been reported no later.
+    #[test]
+    fn first_contact_comes_before_any_sampled_intersection(case in arb_case()) {
+        let (a, b) = (Collider::new(case.a.clone()), Collider::new(case.b.clone()));
+        let rel = RelativeMotion::new(&case.motion_a, &case.motion_b);
+        let entered = (1..=64).map(|k| k as f64 / 64.0).find(|&t| {
+            intersects(&a, &rel.pose_a_at(t), &b, &rel.pose_b_at(t)).value
+        });
+        if let Some(t) = entered {
+            let hit = first_contact(&a, &case.motion_a, &b, &case.motion_b, &QueryOptions::default()).value;
+            prop_assert!(hit.is_some_and(|c| c.time <= t), "intersecting at {} but first contact {:?}", t, hit);
+        }
+    }
+
     /// The static test against every triangle pair.
     #[test]
     fn intersects_matches_brute_force(ma in arb_mesh(), mb in arb_mesh(), pa in arb_pose(1.5), pb in arb_pose(0.5)) {
