@@ -12,4 +12,4 @@ mod world;
 pub use contact::{BodyId, ContactPoint};
 pub use mass::MassProperties;
 pub use settings::{NarrowPhase, REFERENCE_SCENE_SIZE, SolverSettings};
-pub use world::{Body, SolverError, StepReport, World};
+pub use world::{Body, Move, SolverError, StepReport, World};

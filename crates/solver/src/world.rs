@@ -113,9 +113,30 @@ pub struct StepReport {
     pub counters: Counters,
     /// Exact VF, FV and EE tests the glide screen ran (glide narrow phase only).
     pub glide_tests: u64,
+    /// Every move the bodies made, in order: the path the guarantee is about.
+    pub moves: Vec<Move>,
+}
+
+/// One body's move in one sub-step (or repositioning cycle), along the motion its collision
+/// check covered. Moves with the same `substep` happen together.
+#[derive(Clone, Debug)]
+pub struct Move {
+    pub substep: u32,
+    pub body: BodyId,
+    path: Path,
+    /// The move stops at this time of the checked motion (1 when nothing was hit).
+    until: f64,
+}
+
+impl Move {
+    /// The body's pose at `s ∈ [0, 1]` of the move (before the end pose is renormalized).
+    pub fn pose_at(&self, s: f64) -> Pose {
+        self.path.pose_at(s * self.until)
+    }
 }
 
 /// How a body moves over a sub-step.
+#[derive(Clone, Debug)]
 enum Path {
     Redon(mockup_ccd::ScrewPath),
     /// The constant-velocity screw of the displacement, from the start pose.
@@ -396,6 +417,21 @@ impl World {
                 moving[b] = true;
             }
         }
+        // How each body moves, as its collision check sees it: Redon's screws for the exact
+        // CCD, constant-velocity screws for the glide screen (docs/glide.md §3).
+        let paths: Vec<Path> = motions
+            .iter()
+            .map(|m| match s.narrow_phase {
+                NarrowPhase::Exact => Path::Redon(m.path()),
+                NarrowPhase::Glide(_) => Path::Constant(Screw::from_displacement(&(m.to * m.from.inverse())), m.from),
+            })
+            .collect();
+        let substep = report.moves.last().map_or(0, |m| m.substep + 1);
+        let record = |report: &mut StepReport, until: f64| {
+            for (b, path) in paths.iter().enumerate().filter(|&(b, _)| moving[b]) {
+                report.moves.push(Move { substep, body: b, path: path.clone(), until });
+            }
+        };
         // The first contact over every pair with a mover. With the glide screen, its list of
         // every collision of the hitting pair is kept for the near-simultaneous contacts.
         let clock = Instant::now();
@@ -433,18 +469,11 @@ impl World {
                     self.bodies[b].pose = m.to.normalized();
                 }
             }
+            record(report, 1.0);
             self.refresh_timed(report);
             return Moved::Full;
         };
-        // Back off along the motion from the contact (docs/solver.md §4): Redon's screws for
-        // the exact CCD, constant-velocity screws for the glide screen (docs/glide.md §3).
-        let paths: Vec<Path> = motions
-            .iter()
-            .map(|m| match s.narrow_phase {
-                NarrowPhase::Exact => Path::Redon(m.path()),
-                NarrowPhase::Glide(_) => Path::Constant(Screw::from_displacement(&(m.to * m.from.inverse())), m.from),
-            })
-            .collect();
+        // Back off along the motion from the contact (docs/solver.md §4).
         let pair_at = |t: f64| {
             let (a, b) = (&self.bodies[i], &self.bodies[j]);
             contact::feature_pair(
@@ -501,6 +530,8 @@ impl World {
                 for (b, p) in previous.iter().enumerate() {
                     self.bodies[b].pose = *p;
                 }
+            } else {
+                record(report, t_b);
             }
         }
         self.refresh_timed(report);

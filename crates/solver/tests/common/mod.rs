@@ -5,7 +5,7 @@
 mod ccd_scenes;
 
 use glam::{DQuat, DVec3};
-use mockup_ccd::{Collider, Mesh, MeshBuilder, Pose};
+use mockup_ccd::{Collider, Mesh, MeshBuilder, Pose, intersects};
 use mockup_solver::{BodyId, SolverSettings, StepReport, World};
 use std::sync::Arc;
 
@@ -121,10 +121,44 @@ pub fn random_drags(scene: &mut TestScene, seed: u64, steps: usize, mut each: im
     let tolerance = 0.5 * scene.world.settings().repositioning;
     for step in 0..steps {
         let current = scene.world.body(scene.dragged).unwrap().pose;
+        let before: Vec<Pose> = scene.world.bodies().iter().map(|b| b.pose).collect();
         let target = random_target(&mut rng, scene, current);
         let report = scene.world.drag(scene.dragged, target).unwrap();
         check_guarantee(&scene.world, &report, step, tolerance);
+        check_path(&scene.world, before, &report, step);
         each(current, &report);
+    }
+}
+
+/// The path between the poses, not only the poses: every move of the step, sampled at 8
+/// points, never interpenetrates (a static test, independent of the CCD that allowed the
+/// move), and the moves end where the bodies are.
+pub fn check_path(world: &World, mut poses: Vec<Pose>, report: &StepReport, step: usize) {
+    let bodies = world.bodies();
+    for group in report.moves.chunk_by(|a, b| a.substep == b.substep) {
+        for k in 1..=8 {
+            let s = k as f64 / 8.0;
+            let mut at = poses.clone();
+            for m in group {
+                at[m.body] = m.pose_at(s);
+            }
+            for m in group {
+                for (other, body) in bodies.iter().enumerate().filter(|&(o, _)| o != m.body) {
+                    let hit = intersects(&bodies[m.body].collider, &at[m.body], &body.collider, &at[other]).value;
+                    assert!(!hit, "step {step}: move {m:?} passes through body {other} at {s}");
+                }
+            }
+        }
+        for m in group {
+            poses[m.body] = m.pose_at(1.0);
+        }
+    }
+    for (b, body) in bodies.iter().enumerate() {
+        let (p, q) = (poses[b], body.pose);
+        // Quaternion difference, not `angle_between`: acos loses half the digits near 1.
+        let (a, b) = (p.rotation.normalize(), q.rotation);
+        let apart = (p.translation - q.translation).length() + (a - b).length().min((a + b).length());
+        assert!(apart < 1e-9, "step {step}: body {b} is {apart} from where its moves end");
     }
 }
 
