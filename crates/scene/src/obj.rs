@@ -126,6 +126,10 @@ pub fn parse(
     let total = bytes.len().max(1);
     let mut next_report = 0;
     let mut offset = 0;
+    // A line ending in a backslash continues on the next (the OBJ format allows it); the
+    // joined line is reported by the number of its first.
+    let mut joined: Vec<u8> = Vec::new();
+    let mut joined_from = 0;
     for (index, raw) in bytes.split(|&b| b == b'\n').enumerate() {
         let line = index + 1;
         if offset >= next_report {
@@ -133,7 +137,22 @@ pub fn parse(
             next_report = offset + (1 << 20);
         }
         offset += raw.len() + 1;
-        p.line(raw, line)?;
+        if let Some(head) = raw.trim_ascii_end().strip_suffix(b"\\") {
+            if joined.is_empty() {
+                joined_from = line;
+            }
+            joined.extend_from_slice(head);
+            joined.push(b' ');
+        } else if joined.is_empty() {
+            p.line(raw, line)?;
+        } else {
+            joined.extend_from_slice(raw);
+            p.line(&joined, joined_from)?;
+            joined.clear();
+        }
+    }
+    if !joined.is_empty() {
+        p.line(&joined, joined_from)?;
     }
     progress(1.0);
     p.finish()

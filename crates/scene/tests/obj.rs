@@ -35,6 +35,14 @@ fn objects_and_groups_become_parts() {
 }
 
 #[test]
+fn a_backslash_continues_a_line() {
+    let a = parse_text(&format!("{SQUARE}f 1 2 \\\n 3 4\nf 1 \\  \r\n3 \\\n2\n")).unwrap();
+    assert_eq!(a.parts[0].mesh.triangles().len(), 3);
+    // An error in a joined line names its first line.
+    assert_eq!(error_line(&format!("{SQUARE}f 1 2 \\\n 3 9\n")).0, 5);
+}
+
+#[test]
 fn the_whole_file_as_one_part() {
     let opts = ImportOptions { split_objects: false };
     let text = format!("{SQUARE}o first\nf 1 2 3\ng second\nf 1 3 4\n");
