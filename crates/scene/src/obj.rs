@@ -237,6 +237,10 @@ impl Parser<'_> {
         polygon.clear();
         let count = self.positions.len();
         for tok in tokens {
+            // v, v/vt, v//vn or v/vt/vn: the position index comes first.
+            if tok.matches('/').count() > 2 {
+                return Err(self.error(line, format!("{tok:?} is not a vertex reference")));
+            }
             let index = tok.split('/').next().unwrap_or("");
             let i: i64 = index.parse().map_err(|e: std::num::ParseIntError| {
                 use std::num::IntErrorKind::*;

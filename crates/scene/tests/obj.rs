@@ -98,6 +98,8 @@ fn malformed_files_name_the_line() {
     assert!(error_line(&format!("{SQUARE}f 1 2 -9\n")).1.contains("-9 is out of range"));
     assert!(error_line(&format!("{SQUARE}f 0 1 2\n")).1.contains("start at 1"));
     assert!(error_line(&format!("{SQUARE}f 1 2 x\n")).1.contains("\"x\" is not a vertex reference"));
+    assert!(error_line(&format!("{SQUARE}f 1/1/1/1 2 3\n")).1.contains("\"1/1/1/1\" is not a vertex reference"));
+    assert!(parse_text(&format!("{SQUARE}f 1/1/1 2//2 3/3\n")).is_ok());
     assert_eq!(error_line("v 0 0 0\nv 1 nan 0\n"), (2, "vertex coordinate \"nan\" is not a finite number".into()));
     assert!(error_line("v 0 0 1e999\n").1.contains("not a finite number"));
     assert_eq!(
