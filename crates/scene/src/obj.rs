@@ -78,6 +78,8 @@ struct PartBuilder {
     name: String,
     /// Global position indices, three per triangle.
     corners: Vec<u32>,
+    /// The line of each triangle's face, to point at bad ones.
+    face_lines: Vec<usize>,
     color: Option<[f32; 3]>,
     line: usize,
 }
@@ -274,6 +276,7 @@ impl Parser<'_> {
         }
         for k in 1..polygon.len() - 1 {
             part.corners.extend([polygon[0], polygon[k], polygon[k + 1]]);
+            part.face_lines.push(line);
         }
         self.polygon = polygon;
         Ok(())
@@ -285,7 +288,7 @@ impl Parser<'_> {
         }
         let name = self.current_name.clone();
         let index = *self.by_name.entry(name.clone()).or_insert_with(|| {
-            self.parts.push(PartBuilder { name, corners: Vec::new(), color: None, line });
+            self.parts.push(PartBuilder { name, corners: Vec::new(), face_lines: Vec::new(), color: None, line });
             self.parts.len() - 1
         });
         self.current = Some(index);
@@ -342,7 +345,14 @@ impl Parser<'_> {
             let stats = mesh.stats();
             let at = format!("{}:{}: part {:?}", self.path.display(), b.line, b.name);
             if stats.degenerate_triangles > 0 {
-                self.warnings.push(format!("{at}: {} zero-area triangles are ignored", stats.degenerate_triangles));
+                let first = (0..mesh.triangles().len()).find(|&t| mesh.is_degenerate(t as u32)).unwrap_or(0);
+                self.warnings.push(format!(
+                    "{}:{}: part {:?}: {} zero-area triangles are ignored (the first is on this line)",
+                    self.path.display(),
+                    b.face_lines.get(first).copied().unwrap_or(b.line),
+                    b.name,
+                    stats.degenerate_triangles
+                ));
             }
             if stats.boundary_edges > 0 {
                 self.warnings.push(format!("{at} is open ({} boundary edges)", stats.boundary_edges));

@@ -35,6 +35,16 @@ fn objects_and_groups_become_parts() {
 }
 
 #[test]
+fn a_zero_area_face_is_named_by_its_line() {
+    let a = parse_text(&format!("{SQUARE}f 1 2 3\nf 1 3 4\nf 1 2 2\nf 2 3 4\n")).unwrap();
+    assert!(
+        a.warnings.iter().any(|w| w.starts_with("dir/test.obj:7: ") && w.contains("1 zero-area")),
+        "{:?}",
+        a.warnings
+    );
+}
+
+#[test]
 fn a_backslash_continues_a_line() {
     let a = parse_text(&format!("{SQUARE}f 1 2 \\\n 3 4\nf 1 \\  \r\n3 \\\n2\n")).unwrap();
     assert_eq!(a.parts[0].mesh.triangles().len(), 3);
