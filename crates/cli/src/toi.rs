@@ -1,14 +1,16 @@
 //! `mockup-cli toi`: the first time of impact of a moving OBJ against a fixed one.
 
 use crate::args::{Options, UsageError};
-use mockup_ccd::{Collider, Counters, Motion, Pose, QueryOptions, first_contact};
+use mockup_ccd::{Collider, Counters, Motion, Pose, QueryOptions, first_contact, intersects};
 use serde_json::{Value, json};
 use std::path::Path;
 
 pub const USAGE: &str = "mockup-cli toi --moving A.obj --from POSE --to POSE --fixed B.obj [--fixed-pose POSE]
     POSE = tx,ty,tz,qx,qy,qz,qw (translation, then a quaternion)
     Prints one JSON line: {\"hit\":true,\"time\":…,\"kind\":…,\"point\":[…],\"normal\":[…],
-    \"moving_feature\":i,\"fixed_feature\":j,\"counters\":{…}} or {\"hit\":false,\"counters\":{…}}";
+    \"moving_feature\":i,\"fixed_feature\":j,\"counters\":{…}} or {\"hit\":false,\"counters\":{…}}
+    Meshes that already intersect at --from get a warning on stderr and are tested without
+    BM-culling (it assumes a free start).";
 
 pub fn counters_json(c: &Counters) -> Value {
     json!({
@@ -37,13 +39,14 @@ pub fn run(args: &[String]) -> Result<(), UsageError> {
     let fixed_pose = o.pose("fixed-pose")?.unwrap_or(Pose::IDENTITY);
     let moving = load(o.required("moving")?)?;
     let fixed = load(o.required("fixed")?)?;
-    let result = first_contact(
-        &moving,
-        &Motion::new(from, to),
-        &fixed,
-        &Motion::stationary(fixed_pose),
-        &QueryOptions::default(),
-    );
+    // BM-culling assumes the motion starts free of interpenetration (docs/bm-culling.md §1);
+    // from an intersecting start every feature pair is tested, as brute force would.
+    let overlapping = intersects(&moving, &from, &fixed, &fixed_pose).value;
+    if overlapping {
+        eprintln!("warning: the meshes already intersect at --from; the first contact is searched without BM-culling");
+    }
+    let opts = QueryOptions { bm_culling: !overlapping, ..QueryOptions::default() };
+    let result = first_contact(&moving, &Motion::new(from, to), &fixed, &Motion::stationary(fixed_pose), &opts);
     let counters = counters_json(&result.counters);
     let line = match result.value {
         Some(c) => json!({

@@ -55,6 +55,32 @@ fn miss_and_fixed_pose() {
     assert!(out.starts_with("{\"hit\":true"), "{out}");
 }
 
+/// From an intersecting start the answer is brute force's (culling assumes a free start):
+/// here two edges already cross at t = 0, which culling would skip for a later contact.
+#[test]
+fn an_intersecting_start_is_warned_and_tested_without_culling() {
+    let cube = meshes("cube.obj");
+    let (code, out, err) = toi(&[
+        "--moving",
+        &cube,
+        "--from",
+        "0.5,0,0,0,0,0,1",
+        "--to",
+        "5,0.3,0,0,0,0,1",
+        "--fixed",
+        &cube,
+        "--fixed-pose",
+        "0,0.1,0.1,0,0,0,1",
+    ]);
+    assert_eq!(code, 0);
+    assert!(err.contains("already intersect at --from"), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!((v["time"].as_f64(), v["kind"].as_str()), (Some(0.0), Some("edge_edge")), "{out}");
+    // A free start: no warning.
+    let (_, _, err) = toi(&["--moving", &cube, "--from", "-5,0,0,0,0,0,1", "--to", "5,0,0,0,0,0,1", "--fixed", &cube]);
+    assert!(!err.contains("intersect"), "{err}");
+}
+
 #[test]
 fn bad_input_exits_2_naming_it() {
     let cube = meshes("cube.obj");
