@@ -69,6 +69,12 @@ fn rebuild(mut opened: MessageReader<SceneOpened>, mut sim: ResMut<Simulation>, 
     for (p, c) in scene.document.parts.iter().zip(&scene.colliders) {
         world.add_body(c.clone(), p.pose.to_pose(), p.fixed);
     }
+    // Parts that already interfere are worth a word: the solver keeps parts from entering one
+    // another, not from being saved inside one another.
+    for (i, j) in world.intersecting_pairs() {
+        let name = |k: usize| scene.document.parts.get(k).map(|p| p.name.as_str()).unwrap_or("?");
+        warn!("parts {:?} and {:?} interfere at their saved poses", name(i), name(j));
+    }
     *sim = Simulation { world, ..default() };
 }
 
@@ -89,6 +95,16 @@ fn step(mut sim: ResMut<Simulation>) {
 /// The smallest distance from `part` to any other visible part, and which: proximity at
 /// doubling distances from εb, so it costs little near contact and stays bounded far away
 /// (`None` beyond the scene's size).
+/// The visible parts `part` intersects at the current poses.
+pub fn interfering(sim: &Simulation, assembly: &Assembly, part: usize) -> Vec<usize> {
+    let bodies = sim.world.bodies();
+    let Some(me) = bodies.get(part) else { return Vec::new() };
+    (0..bodies.len())
+        .filter(|&j| j != part && assembly.parts().get(j).is_some_and(|p| p.visible))
+        .filter(|&j| mockup_ccd::intersects(&me.collider, &me.pose, &bodies[j].collider, &bodies[j].pose).value)
+        .collect()
+}
+
 pub fn min_distance(sim: &Simulation, assembly: &Assembly, part: usize) -> Option<(f64, usize)> {
     let bodies = sim.world.bodies();
     let me = bodies.get(part)?;

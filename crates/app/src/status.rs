@@ -1,9 +1,10 @@
 //! What the status bar shows: frame time (smoothed), the last drag step's CCD and solver
-//! time, contacts and BV tests, and the selected part's minimum distance to the others.
+//! time, contacts and BV tests, and the selected part's minimum distance to the others, or
+//! which parts it interferes with.
 
 use crate::manipulation::Grab;
 use crate::scene::Assembly;
-use crate::simulation::{Simulation, min_distance};
+use crate::simulation::{Simulation, interfering, min_distance};
 use bevy::prelude::*;
 use mockup_ccd::Pose;
 
@@ -15,6 +16,9 @@ pub struct Status {
     pub frame: f32,
     /// The selected part's smallest distance to another visible part, and which.
     pub min_distance: Option<(f64, usize)>,
+    /// Visible parts the selected part intersects (an assembly can be opened that way; the
+    /// solver only keeps parts from entering one another).
+    pub interferes: Vec<usize>,
     /// What `min_distance` was computed for: scene, part, poses, visibility.
     key: Option<(u64, usize, Vec<Pose>, Vec<bool>)>,
 }
@@ -35,6 +39,7 @@ fn frame_time(time: Res<Time>, mut status: ResMut<Status>) {
 fn distance(mut status: ResMut<Status>, grab: Res<Grab>, sim: Res<Simulation>, assembly: Res<Assembly>) {
     let Some(part) = grab.selected else {
         status.min_distance = None;
+        status.interferes.clear();
         status.key = None;
         return;
     };
@@ -46,5 +51,6 @@ fn distance(mut status: ResMut<Status>, grab: Res<Grab>, sim: Res<Simulation>, a
         return;
     }
     status.min_distance = min_distance(&sim, &assembly, part);
+    status.interferes = interfering(&sim, &assembly, part);
     status.key = Some(key);
 }

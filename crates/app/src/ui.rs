@@ -194,6 +194,17 @@ fn ui(
                             Some(d) => ui.label(format!("min distance {d:.5}")),
                             None => ui.label(format!("min distance > {:.4}", sim.world.settings().breaking)),
                         },
+                        (None, _, _) if grab.selected.is_some() && !status.interferes.is_empty() => {
+                            let names: Vec<&str> = status
+                                .interferes
+                                .iter()
+                                .filter_map(|&j| assembly.parts().get(j).map(|p| p.name.as_str()))
+                                .collect();
+                            ui.colored_label(
+                                egui::Color32::from_rgb(230, 70, 60),
+                                format!("interferes with {}", names.join(", ")),
+                            )
+                        }
                         (None, _, Some((d, j))) if grab.selected.is_some() => {
                             let other = assembly.parts().get(j).map(|p| p.name.as_str()).unwrap_or("?");
                             ui.label(format!("min distance {d:.5} (to {other})"))

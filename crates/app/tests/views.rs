@@ -207,6 +207,37 @@ fn the_status_shows_the_selected_parts_distance_to_the_nearest_visible_part() {
 }
 
 #[test]
+fn the_status_names_the_parts_the_selection_interferes_with() {
+    // The cube saved half inside the wall (x from 1.5 to 2.5 against the wall's 2 to 3).
+    let mut scene = cube_and_wall();
+    scene.document.parts[0].pose.translation = [2.0, 0.0, 0.0];
+    let mut app = app_with_views(scene);
+    let interferes = |app: &App| app.world().resource::<Status>().interferes.clone();
+    // x = 1.7 is on the cube and in front of the wall.
+    click(&mut app, 1.7, 0.0);
+    assert_eq!(app.world().resource::<Grab>().selected, Some(0));
+    assert_eq!(interferes(&app), [1]);
+    // Pulled out of the wall it no longer does.
+    frame(&mut app, pointer(1.7, 0.0, PRESS));
+    for (x, y) in ramp((1.7, 0.0), (-0.5, 0.0), 8) {
+        frame(&mut app, pointer(x, y, HOLD));
+    }
+    frame(&mut app, pointer(-0.5, 0.0, UP));
+    app.update();
+    assert!(cube_pose(&app).translation.x < -0.1, "{:?}", cube_pose(&app));
+    assert!(interferes(&app).is_empty());
+    // A hidden part is not measured.
+    let mut scene = cube_and_wall();
+    scene.document.parts[0].pose.translation = [2.0, 0.0, 0.0];
+    let mut app = app_with_views(scene);
+    app.world_mut().write_message(Edit::Visible(1, false));
+    app.update();
+    click(&mut app, 1.7, 0.0);
+    assert_eq!(app.world().resource::<Grab>().selected, Some(0));
+    assert!(interferes(&app).is_empty());
+}
+
+#[test]
 fn delete_hides_the_selection_and_ctrl_z_ctrl_y_undo_and_redo_it() {
     let mut app = app_with_views(cube_and_wall());
     let visible = |app: &App| app.world().resource::<Assembly>().parts()[0].visible;
