@@ -92,9 +92,6 @@ fn step(mut sim: ResMut<Simulation>) {
     }
 }
 
-/// The smallest distance from `part` to any other visible part, and which: proximity at
-/// doubling distances from εb, so it costs little near contact and stays bounded far away
-/// (`None` beyond the scene's size).
 /// The visible parts `part` intersects at the current poses.
 pub fn interfering(sim: &Simulation, assembly: &Assembly, part: usize) -> Vec<usize> {
     let bodies = sim.world.bodies();
@@ -105,6 +102,9 @@ pub fn interfering(sim: &Simulation, assembly: &Assembly, part: usize) -> Vec<us
         .collect()
 }
 
+/// The smallest distance from `part` to any other visible part, and which: proximity at
+/// doubling distances from εb, so it costs little near contact and stays bounded far away
+/// (`None` beyond the scene's size).
 pub fn min_distance(sim: &Simulation, assembly: &Assembly, part: usize) -> Option<(f64, usize)> {
     let bodies = sim.world.bodies();
     let me = bodies.get(part)?;
