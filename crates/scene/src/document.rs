@@ -162,7 +162,7 @@ fn parse_error(path: &Path, e: ron::error::SpannedError) -> SceneError {
 pub fn parse(text: &str, path: &Path) -> Result<SceneDocument, SceneError> {
     let version = ron::from_str::<VersionOnly>(text).map_err(|e| parse_error(path, e))?.version;
     let doc = migrate(version, text, path)?;
-    validate(&doc, path)?;
+    validate(&doc, text, path)?;
     Ok(doc)
 }
 
@@ -175,38 +175,73 @@ fn migrate(version: u32, text: &str, path: &Path) -> Result<SceneDocument, Scene
     }
 }
 
-fn validate(doc: &SceneDocument, path: &Path) -> Result<(), SceneError> {
-    let invalid = |message: String| Err(SceneError::Invalid { path: path.to_path_buf(), message });
+/// Checks what the format cannot: names unique, poses usable, colours, sizes, distances and
+/// the camera in range. Errors point at the line of the part (or field) when it can be found
+/// in `text`.
+fn validate(doc: &SceneDocument, text: &str, path: &Path) -> Result<(), SceneError> {
+    let invalid = |at: Option<(usize, usize)>, message: String| {
+        Err(match at {
+            Some((line, col)) => SceneError::Parse { path: path.to_path_buf(), line, col, message },
+            None => SceneError::Invalid { path: path.to_path_buf(), message },
+        })
+    };
     for (i, p) in doc.parts.iter().enumerate() {
-        if doc.parts[..i].iter().any(|q| q.name == p.name) {
-            return invalid(format!("two parts are named {:?}", p.name));
+        // The part's name as a RON string literal; its k-th occurrence is this part's (for
+        // the k-th part of that name).
+        let k = doc.parts[..i].iter().filter(|q| q.name == p.name).count();
+        let at = locate(text, &format!("{:?}", p.name), k);
+        if k > 0 {
+            return invalid(at, format!("two parts are named {:?}", p.name));
         }
         if p.mesh.trim().is_empty() {
-            return invalid(format!("part {:?}: no mesh file given", p.name));
+            return invalid(at, format!("part {:?}: no mesh file given", p.name));
         }
         if !p.pose.translation.iter().chain(&p.pose.rotation).all(|x| x.is_finite()) {
-            return invalid(format!("part {:?}: the pose is not finite", p.name));
+            return invalid(at, format!("part {:?}: the pose is not finite", p.name));
         }
         if p.pose.rotation.iter().map(|x| x * x).sum::<f64>() < 1e-12 {
-            return invalid(format!("part {:?}: the rotation quaternion is zero", p.name));
+            return invalid(at, format!("part {:?}: the rotation quaternion is zero", p.name));
         }
         if !p.color.iter().all(|c| (0.0..=1.0).contains(c)) {
-            return invalid(format!("part {:?}: colour components must be in [0, 1]", p.name));
+            return invalid(at, format!("part {:?}: colour components must be in [0, 1]", p.name));
         }
     }
     if let Some(s) = doc.size
         && !(s.is_finite() && s > 0.0)
     {
-        return invalid(format!("size must be positive (got {s})"));
+        return invalid(locate(text, "size", 0), format!("size must be positive (got {s:?})"));
     }
     if let Distances::Explicit { repositioning: r, security: s, breaking: b } = doc.solver.distances
         && !(r.is_finite() && s.is_finite() && b.is_finite() && 0.0 < r && r < s && s < b)
     {
-        return invalid(format!(
-            "solver distances must satisfy 0 < repositioning < security < breaking (got {r}, {s}, {b})"
-        ));
+        return invalid(
+            locate(text, "repositioning", 0),
+            format!("solver distances must satisfy 0 < repositioning < security < breaking (got {r:?}, {s:?}, {b:?})"),
+        );
+    }
+    if let Some(c) = &doc.camera {
+        // A saved view must give a usable projection: the app would draw nothing (or worse)
+        // from a NaN eye or a zero field of view.
+        if !c.eye.iter().chain(&c.target).chain(&c.up).all(|x| x.is_finite()) {
+            return invalid(locate(text, "camera", 0), "camera: eye, target and up must be finite".into());
+        }
+        if !(c.fov_degrees > 0.0 && c.fov_degrees < 180.0) {
+            return invalid(
+                locate(text, "fov_degrees", 0),
+                format!("camera: fov_degrees must be between 0 and 180 (got {:?})", c.fov_degrees),
+            );
+        }
     }
     Ok(())
+}
+
+/// Line and column (1-based, as ron reports them) of the `k`-th occurrence of `needle`.
+fn locate(text: &str, needle: &str, k: usize) -> Option<(usize, usize)> {
+    let (offset, _) = text.match_indices(needle).nth(k)?;
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let col = before[before.rfind('\n').map_or(0, |n| n + 1)..].chars().count() + 1;
+    Some((line, col))
 }
 
 /// Reads and parses a scene file from disk.
@@ -399,6 +434,37 @@ mod tests {
         assert!(matches!(parse(&newer, Path::new("s.ron")), Err(SceneError::NewerVersion { found: 7, .. })));
         let zero = text.replacen("rotation: (0.0, 0.0, 0.0, 1.0)", "rotation: (0.0, 0.0, 0.0, 0.0)", 1);
         assert!(parse(&zero, Path::new("s.ron")).unwrap_err().to_string().contains("quaternion is zero"));
+    }
+
+    /// Values the format accepts but Mockup cannot use are errors that point at the part's
+    /// line (or the field's).
+    #[test]
+    fn invalid_values_name_their_line() {
+        let mut d = doc();
+        let mut second = d.parts[0].clone();
+        second.name = "Hinge".into();
+        d.parts.push(second);
+        let text = to_text(&d);
+        let line_of = |s: &str, needle: &str| s.lines().position(|l| l.contains(needle)).unwrap() + 1;
+        let check = |bad: String, needle: &str, words: &str| {
+            let e = parse(&bad, Path::new("s.ron")).unwrap_err().to_string();
+            let line = line_of(&bad, needle);
+            assert!(e.starts_with(&format!("s.ron:{line}:")), "{e}");
+            assert!(e.contains(words), "{e}");
+        };
+        // The second part's pose: the error is at the second part's name.
+        let nan =
+            text.replacen("translation: (1.0, 2.0, 3.0)", "#", 2).replacen('#', "translation: (1.0, 2.0, 3.0)", 1);
+        check(nan.replacen('#', "translation: (1.0, NaN, 3.0)", 1), "\"Hinge\"", "pose is not finite");
+        check(text.replacen("size: Some(5.0)", "size: Some(-1.0)", 1), "size:", "size must be positive");
+        check(text.replacen("fov_degrees: 45.0", "fov_degrees: 0.0", 1), "fov_degrees", "between 0 and 180");
+        check(text.replacen("fov_degrees: 45.0", "fov_degrees: 180.0", 1), "fov_degrees", "between 0 and 180");
+        check(text.replacen("eye: (5.0, 5.0, 5.0)", "eye: (5.0, inf, 5.0)", 1), "camera", "must be finite");
+        // The duplicate is found at its second occurrence.
+        let dup = text.replacen("\"Hinge\"", "\"Door\"", 1);
+        let e = parse(&dup, Path::new("s.ron")).unwrap_err().to_string();
+        let second_line = dup.lines().enumerate().filter(|(_, l)| l.contains("\"Door\"")).nth(1).unwrap().0 + 1;
+        assert!(e.starts_with(&format!("s.ron:{second_line}:")), "{e}");
     }
 
     #[test]
