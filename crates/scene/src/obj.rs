@@ -299,23 +299,33 @@ impl Parser<'_> {
         let dir = self.path.parent().unwrap_or(Path::new(""));
         let mtl_path = dir.join(file);
         let warn = |w: &mut Vec<String>, what: String| w.push(format!("{}:{line}: {what}", self.path.display()));
-        match self.source.read(&mtl_path) {
-            Err(e) => warn(&mut self.warnings, format!("material library {file:?} not loaded: {e}")),
-            Ok(bytes) => match tobj::load_mtl_buf(&mut std::io::BufReader::new(&bytes[..])) {
-                Err(e) => warn(&mut self.warnings, format!("material library {file:?} is malformed: {e}")),
-                Ok((materials, _)) => {
-                    for m in materials {
-                        if let Some(texture) = &m.diffuse_texture
-                            && self.source.read(&mtl_path.parent().unwrap_or(dir).join(texture)).is_err()
-                        {
-                            warn(&mut self.warnings, format!("texture {texture:?} of material {:?} not found", m.name));
-                        }
-                        if let Some([r, g, b]) = m.diffuse {
-                            self.materials.insert(m.name.clone(), [r as f32, g as f32, b as f32]);
-                        }
+        let bytes = match self.source.read(&mtl_path) {
+            Err(e) => return warn(&mut self.warnings, format!("material library {file:?} not loaded: {e}")),
+            Ok(bytes) => bytes,
+        };
+        let (text, problems) = usable_mtl_lines(&bytes);
+        for (mtl_line, problem) in problems {
+            self.warnings.push(format!("{}:{mtl_line}: {problem} (line ignored)", mtl_path.display()));
+        }
+        // tobj unwraps in places; whatever slipped past the filter must not take the app down.
+        let parsed = std::panic::catch_unwind(|| tobj::load_mtl_buf(&mut std::io::BufReader::new(text.as_bytes())));
+        match parsed {
+            Err(_) => warn(&mut self.warnings, format!("material library {file:?} could not be read")),
+            Ok(Err(e)) => warn(&mut self.warnings, format!("material library {file:?} is malformed: {e}")),
+            Ok(Ok((materials, _))) => {
+                for m in materials {
+                    if let Some(texture) = &m.diffuse_texture
+                        && self.source.read(&mtl_path.parent().unwrap_or(dir).join(texture)).is_err()
+                    {
+                        warn(&mut self.warnings, format!("texture {texture:?} of material {:?} not found", m.name));
+                    }
+                    if let Some(rgb) = m.diffuse {
+                        // Colours are clamped to [0, 1], as renderers read them.
+                        let c = rgb.map(|x| x.clamp(0.0, 1.0) as f32);
+                        self.materials.insert(m.name.clone(), c);
                     }
                 }
-            },
+            }
         }
     }
 
@@ -388,6 +398,27 @@ fn compact(positions: &[DVec3], corners: &[u32]) -> (Vec<DVec3>, Vec<[u32; 3]>) 
     }
     let triangles = local.chunks_exact(3).map(|t| [t[0], t[1], t[2]]).collect();
     (vertices, triangles)
+}
+
+/// The lines of an MTL file tobj can take, and the problems of the others (line number,
+/// what is wrong). tobj panics on a colour with fewer than three numbers.
+fn usable_mtl_lines(bytes: &[u8]) -> (String, Vec<(usize, String)>) {
+    let text = String::from_utf8_lossy(bytes);
+    let mut kept = String::with_capacity(text.len());
+    let mut problems = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let mut words = line.split_whitespace();
+        if let Some(key @ ("Ka" | "Kd" | "Ks" | "Ke")) = words.next() {
+            let numbers: Vec<Option<f64>> = words.take(3).map(|w| w.parse::<f64>().ok()).collect();
+            if numbers.len() < 3 || numbers.iter().any(|x| !x.is_some_and(f64::is_finite)) {
+                problems.push((i + 1, format!("{key} needs three finite numbers")));
+                continue;
+            }
+        }
+        kept.push_str(line);
+        kept.push('\n');
+    }
+    (kept, problems)
 }
 
 /// A number as the OBJ writer prints it: at most six decimals, no trailing zeros, no `-0`.

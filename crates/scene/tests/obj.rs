@@ -96,6 +96,23 @@ fn materials_give_colours_and_missing_files_are_warnings() {
     assert!(w.contains("texture \"missing.png\""), "{w}");
 }
 
+
+/// A colour line tobj cannot take (it panicked on `Kd 0.5`) is a warning naming the MTL file
+/// and line; the rest of the library still loads, and colours are clamped to [0, 1].
+#[test]
+fn bad_material_colours_are_warnings_naming_the_line() {
+    let mtl: &'static [u8] = b"newmtl red\nKd 0.5\nKd 2 0 -1\nnewmtl blue\nKa 1\nKd 0 0 nan\nKd 0 0 1\n";
+    let src = Embedded::new([("dir/parts.mtl", mtl)]);
+    let text = format!("mtllib parts.mtl\n{SQUARE}o a\nusemtl red\nf 1 2 3\no b\nusemtl blue\nf 1 3 4\n");
+    let a = parse(text.as_bytes(), Path::new("dir/test.obj"), &src, &ImportOptions::default(), &mut |_| {}).unwrap();
+    assert_eq!(a.part("a").unwrap().color, Some([1.0, 0.0, 0.0]));
+    assert_eq!(a.part("b").unwrap().color, Some([0.0, 0.0, 1.0]));
+    let w = a.warnings.join("\n");
+    for line in [2, 5, 6] {
+        assert!(w.contains(&format!("dir/parts.mtl:{line}: ")), "line {line}: {w}");
+    }
+    assert!(w.contains("Kd needs three finite numbers") && w.contains("Ka needs three"), "{w}");
+}
 #[test]
 fn malformed_files_name_the_line() {
     assert_eq!(
