@@ -96,6 +96,40 @@ fn pure_rotation_about_a_known_axis() {
     assert!((c2.time - c.time).abs() < 1e-13);
 }
 
+/// A screw near a half turn is still Redon's one motion (up to `MAX_PIECE_ANGLE`): a cube
+/// turning by w about the vertical axis through its centre while rising by s meets a ceiling
+/// h above its top when `s tan(w t / 2) / tan(w / 2) = h`. Past the bound the step is split and
+/// reaches the ceiling at another time (the constant-speed screw's poses at the piece ends).
+#[test]
+fn a_screw_near_a_half_turn_follows_redon() {
+    let cube = Collider::new(MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::splat(0.1)).build().unwrap());
+    let ceiling = Collider::new(
+        MeshBuilder::new()
+            .cuboid(Pose::from_translation(DVec3::new(0.0, 0.0, 1.1)), DVec3::new(2.0, 2.0, 0.1))
+            .build()
+            .unwrap(),
+    );
+    let (s, h) = (2.0, 0.9);
+    for degrees in [100.0f64, 150.0, 170.0, 176.0] {
+        let w = degrees.to_radians();
+        assert!(w <= mockup_ccd::motion::MAX_PIECE_ANGLE);
+        let motion = Motion::new(Pose::IDENTITY, Pose::new(DQuat::from_rotation_z(w), DVec3::new(0.0, 0.0, s)));
+        let c = first_contact(&cube, &motion, &ceiling, &Motion::stationary(Pose::IDENTITY), &QueryOptions::default())
+            .value
+            .unwrap();
+        let expected = 2.0 / w * ((0.5 * w).tan() * h / s).atan();
+        assert!((c.time - expected).abs() < 1e-12, "{degrees}°: {} vs {expected}", c.time);
+    }
+    let w = 179f64.to_radians();
+    let motion = Motion::new(Pose::IDENTITY, Pose::new(DQuat::from_rotation_z(w), DVec3::new(0.0, 0.0, s)));
+    let c = first_contact(&cube, &motion, &ceiling, &Motion::stationary(Pose::IDENTITY), &QueryOptions::default())
+        .value
+        .unwrap();
+    // Two pieces of w/2, each Redon's motion rising s/2: the first ends at 0.5 s = 1.0 > h.
+    let expected = 0.5 * 2.0 / (0.5 * w) * ((0.25 * w).tan() * h / (0.5 * s)).atan();
+    assert!((c.time - expected).abs() < 1e-12, "179°: {} vs {expected}", c.time);
+}
+
 /// A thin plate passes a wall in one step. Discrete checks at both ends see nothing; CCD
 /// reports the hit, and reports none when the plate goes through the slot.
 #[test]

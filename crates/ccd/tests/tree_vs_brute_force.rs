@@ -66,17 +66,7 @@ proptest! {
     /// inside a face (or between edge interiors) they intersect.
     #[test]
     fn before_apart_after_through(case in arb_case()) {
-        let (a, b) = (Collider::new(case.a.clone()), Collider::new(case.b.clone()));
-        let hit = first_contact(&a, &case.motion_a, &b, &case.motion_b, &QueryOptions::default()).value;
-        let Some(c) = hit else { return Ok(()); };
-        let rel = RelativeMotion::new(&case.motion_a, &case.motion_b);
-        let at = |t: f64| intersects(&a, &rel.pose_a_at(t), &b, &rel.pose_b_at(t)).value;
-        if c.time > 1e-6 {
-            prop_assert!(!at(c.time - 1e-7 * c.time.max(1e-3)), "intersecting just before t = {}", c.time);
-        }
-        if c.time < 1.0 - 1e-5 && transversal(&case.a, &case.b, &rel, &c) {
-            prop_assert!(at(c.time + 1e-6), "not intersecting just after t = {}", c.time);
-        }
+        apart_before_and_through_after(&case)?;
     }
 
     /// Completeness against an independent test (not the elementary tests brute force shares
@@ -84,15 +74,7 @@ proptest! {
     /// must have been reported no later.
     #[test]
     fn first_contact_comes_before_any_sampled_intersection(case in arb_case()) {
-        let (a, b) = (Collider::new(case.a.clone()), Collider::new(case.b.clone()));
-        let rel = RelativeMotion::new(&case.motion_a, &case.motion_b);
-        let entered = (1..=64).map(|k| k as f64 / 64.0).find(|&t| {
-            intersects(&a, &rel.pose_a_at(t), &b, &rel.pose_b_at(t)).value
-        });
-        if let Some(t) = entered {
-            let hit = first_contact(&a, &case.motion_a, &b, &case.motion_b, &QueryOptions::default()).value;
-            prop_assert!(hit.is_some_and(|c| c.time <= t), "intersecting at {} but first contact {:?}", t, hit);
-        }
+        reported_before_any_sampled_intersection(&case)?;
     }
 
     /// The static test against every triangle pair.
@@ -162,6 +144,50 @@ proptest! {
         kept.sort();
         prop_assert_eq!(fresh, kept);
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    /// Turns between π/2 and π, where Redon's translation crowds towards the end of the step
+    /// (a single screw up to `MAX_PIECE_ANGLE`, split beyond): the same checks against the
+    /// independent static test, and brute force agrees.
+    #[test]
+    fn large_turns(case in arb_large_turn_case()) {
+        apart_before_and_through_after(&case)?;
+        reported_before_any_sampled_intersection(&case)?;
+        let (a, b) = (Collider::new(case.a.clone()), Collider::new(case.b.clone()));
+        let tree = first_contact(&a, &case.motion_a, &b, &case.motion_b, &QueryOptions::default()).value;
+        let brute = reference::first_contact(&a, &case.motion_a, &b, &case.motion_b, &QueryOptions::default()).value;
+        prop_assert_eq!(tree, brute);
+    }
+}
+
+fn apart_before_and_through_after(case: &Case) -> Result<(), TestCaseError> {
+    let (a, b) = (Collider::new(case.a.clone()), Collider::new(case.b.clone()));
+    let hit = first_contact(&a, &case.motion_a, &b, &case.motion_b, &QueryOptions::default()).value;
+    let Some(c) = hit else { return Ok(()) };
+    let rel = RelativeMotion::new(&case.motion_a, &case.motion_b);
+    let at = |t: f64| intersects(&a, &rel.pose_a_at(t), &b, &rel.pose_b_at(t)).value;
+    if c.time > 1e-6 {
+        prop_assert!(!at(c.time - 1e-7 * c.time.max(1e-3)), "intersecting just before t = {}", c.time);
+    }
+    if c.time < 1.0 - 1e-5 && transversal(&case.a, &case.b, &rel, &c) {
+        prop_assert!(at(c.time + 1e-6), "not intersecting just after t = {}", c.time);
+    }
+    Ok(())
+}
+
+fn reported_before_any_sampled_intersection(case: &Case) -> Result<(), TestCaseError> {
+    let (a, b) = (Collider::new(case.a.clone()), Collider::new(case.b.clone()));
+    let rel = RelativeMotion::new(&case.motion_a, &case.motion_b);
+    let entered =
+        (1..=64).map(|k| k as f64 / 64.0).find(|&t| intersects(&a, &rel.pose_a_at(t), &b, &rel.pose_b_at(t)).value);
+    if let Some(t) = entered {
+        let hit = first_contact(&a, &case.motion_a, &b, &case.motion_b, &QueryOptions::default()).value;
+        prop_assert!(hit.is_some_and(|c| c.time <= t), "intersecting at {} but first contact {:?}", t, hit);
+    }
+    Ok(())
 }
 
 /// The contact is a clean crossing: a vertex strictly inside a face (or edges crossing in

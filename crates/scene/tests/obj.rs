@@ -96,7 +96,6 @@ fn materials_give_colours_and_missing_files_are_warnings() {
     assert!(w.contains("texture \"missing.png\""), "{w}");
 }
 
-
 /// A colour line tobj cannot take (it panicked on `Kd 0.5`) is a warning naming the MTL file
 /// and line; the rest of the library still loads, and colours are clamped to [0, 1].
 #[test]

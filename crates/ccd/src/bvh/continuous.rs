@@ -207,7 +207,12 @@ mod tests {
     }
 
     fn arb_screw() -> impl Strategy<Value = Screw> {
-        let angle = prop_oneof![Just(0.0), 0.0..1e-6f64, 0.0..std::f64::consts::FRAC_PI_2];
+        let angle = prop_oneof![
+            Just(0.0),
+            0.0..1e-6f64,
+            0.0..std::f64::consts::FRAC_PI_2,
+            std::f64::consts::FRAC_PI_2..crate::motion::MAX_PIECE_ANGLE
+        ];
         (arb_vec(1.0).prop_filter("axis", |v| v.length() > 0.1), angle, arb_vec(4.0)).prop_map(|(axis, angle, t)| {
             Screw::from_displacement(&Pose::new(DQuat::from_axis_angle(axis.normalize(), angle), t))
         })

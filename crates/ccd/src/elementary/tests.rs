@@ -11,7 +11,11 @@ fn arb_vec(r: f64) -> impl Strategy<Value = DVec3> {
 
 fn arb_screw() -> impl Strategy<Value = Screw> {
     let axis = arb_vec(1.0).prop_filter("axis", |v| v.length() > 0.1).prop_map(|v| v.normalize());
-    let angle = prop_oneof![Just(0.0), 0.0..std::f64::consts::FRAC_PI_2];
+    let angle = prop_oneof![
+        Just(0.0),
+        0.0..std::f64::consts::FRAC_PI_2,
+        std::f64::consts::FRAC_PI_2..crate::motion::MAX_PIECE_ANGLE
+    ];
     (axis, angle, arb_vec(2.0))
         .prop_map(|(axis, angle, t)| Screw::from_displacement(&Pose::new(DQuat::from_axis_angle(axis, angle), t)))
 }

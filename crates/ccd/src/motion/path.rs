@@ -4,7 +4,7 @@
 use super::{Pose, Screw};
 
 /// Largest rotation followed as a single Redon screw. Larger steps are split.
-pub const MAX_PIECE_ANGLE: f64 = std::f64::consts::FRAC_PI_2;
+pub const MAX_PIECE_ANGLE: f64 = 0.98 * std::f64::consts::PI;
 
 /// The path a body (or one body relative to another) follows from `start` to `end`.
 ///
@@ -126,8 +126,21 @@ mod tests {
     }
 
     #[test]
+    fn rotations_up_to_the_bound_are_one_redon_screw() {
+        for angle in [2.0, 3.0, MAX_PIECE_ANGLE] {
+            let path = path_with_angle(angle);
+            assert_eq!(path.piece_count(), 1, "angle {angle}");
+            let s = Screw::from_displacement(&(path.end() * path.start().inverse()));
+            for t in [0.0, 0.3, 0.9, 0.999, 1.0] {
+                let expected = s.displacement_at(t) * path.start();
+                assert!(path.pose_at(t).distance_within(&expected, 3.0) < 1e-12, "angle {angle}, t {t}");
+            }
+        }
+    }
+
+    #[test]
     fn large_rotations_are_split_and_continuous() {
-        for angle in [2.0, 3.0, std::f64::consts::PI] {
+        for angle in [MAX_PIECE_ANGLE + 1e-9, 0.99 * std::f64::consts::PI, std::f64::consts::PI] {
             let path = path_with_angle(angle);
             assert!(path.piece_count() >= 2, "angle {angle}");
             assert!(path.piece_screw().angle() <= MAX_PIECE_ANGLE + 1e-12);
@@ -149,7 +162,8 @@ mod tests {
 
     #[test]
     fn locate_and_global_time_are_inverse() {
-        let path = path_with_angle(3.0);
+        let path = path_with_angle(std::f64::consts::PI);
+        assert!(path.piece_count() >= 2);
         for t in [0.0, 0.1, 0.5, 0.51, 0.99] {
             let (k, local) = path.locate(t);
             assert!((path.global_time(k, local) - t).abs() < 1e-15);

@@ -242,7 +242,7 @@ mod tests {
         #[test]
         fn polynomial_matches_motion(d in arb_displacement(), t in 0.0..1.0f64, x in arb_vec(3.0)) {
             let s = Screw::from_displacement(&d);
-            prop_assume!(s.angle() <= std::f64::consts::FRAC_PI_2 + 1e-12);
+            prop_assume!(s.angle() <= crate::motion::MAX_PIECE_ANGLE + 1e-12);
             let z = s.z_of_t(t);
             prop_assert!((s.t_of_z(z) - t).abs() < 1e-12);
             let via_poly = s.eval_poly(&s.point_poly(x), z);

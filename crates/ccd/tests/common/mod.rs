@@ -112,13 +112,31 @@ pub fn neither_inside(a: &Mesh, pose_a: &Pose, b: &Mesh, pose_b: &Pose) -> bool 
 /// rests or also moves; A starts clear of B: no surfaces crossing and neither inside the
 /// other (the queries' precondition; culling relies on it, docs/bm-culling.md §1).
 pub fn arb_case() -> impl Strategy<Value = Case> {
-    // Half the steps go anywhere (large rotations, split paths); half are small displacements
-    // like one frame of a drag.
-    let step = prop_oneof![
+    arb_case_with(3.0, arb_step())
+}
+
+/// Steps that turn between π/2 and π: up to `MAX_PIECE_ANGLE` one Redon screw whose
+/// translation piles up towards the end as the angle nears π, beyond it split. B rests.
+pub fn arb_large_turn_case() -> impl Strategy<Value = Case> {
+    let turn = (arb_vec(1.0), std::f64::consts::FRAC_PI_2..std::f64::consts::PI, arb_vec(1.0))
+        .prop_filter("axis", |(axis, _, _)| axis.length() > 0.1)
+        .prop_map(|(axis, angle, t)| (Pose::new(DQuat::from_axis_angle(axis.normalize(), angle), t), true));
+    // Starts near B, so that a good share of the turns sweep into it.
+    arb_case_with(1.2, turn).prop_map(|c| Case { motion_b: Motion::stationary(Pose::IDENTITY), ..c })
+}
+
+/// Half the steps go anywhere (large rotations, split paths); half are small displacements
+/// like one frame of a drag. `true`: the step is relative to the start pose.
+fn arb_step() -> impl Strategy<Value = (Pose, bool)> {
+    prop_oneof![
         arb_pose(1.5).prop_map(|p| (p, false)),
         (arb_rotation(), arb_vec(1.0)).prop_map(|(q, t)| { (Pose::new(DQuat::IDENTITY.slerp(q, 0.15), t), true) })
-    ];
-    (arb_mesh(), arb_mesh(), arb_pose(3.0), step, arb_pose(0.3), prop::bool::weighted(0.25)).prop_filter_map(
+    ]
+}
+
+/// A starts within `start` of B's origin.
+fn arb_case_with(start: f64, step: impl Strategy<Value = (Pose, bool)>) -> impl Strategy<Value = Case> {
+    (arb_mesh(), arb_mesh(), arb_pose(start), step, arb_pose(0.3), prop::bool::weighted(0.25)).prop_filter_map(
         "start clear",
         |(a, b, from, (to, relative), b_move, both_move)| {
             let to = if relative { to * from } else { to };
