@@ -199,6 +199,10 @@ fn validate(doc: &SceneDocument, text: &str, path: &Path) -> Result<(), SceneErr
         if !p.pose.translation.iter().chain(&p.pose.rotation).all(|x| x.is_finite()) {
             return invalid(at, format!("part {:?}: the pose is not finite", p.name));
         }
+        // The same bound as mesh coordinates: products of six of them must not overflow.
+        if p.pose.translation.iter().any(|x| x.abs() > mockup_ccd::mesh::MAX_COORDINATE) {
+            return invalid(at, format!("part {:?}: the translation is beyond ±1e50", p.name));
+        }
         if p.pose.rotation.iter().map(|x| x * x).sum::<f64>() < 1e-12 {
             return invalid(at, format!("part {:?}: the rotation quaternion is zero", p.name));
         }
@@ -456,6 +460,11 @@ mod tests {
         let nan =
             text.replacen("translation: (1.0, 2.0, 3.0)", "#", 2).replacen('#', "translation: (1.0, 2.0, 3.0)", 1);
         check(nan.replacen('#', "translation: (1.0, NaN, 3.0)", 1), "\"Hinge\"", "pose is not finite");
+        check(
+            text.replacen("translation: (1.0, 2.0, 3.0)", "translation: (1.0, 2e60, 3.0)", 1),
+            "\"Door\"",
+            "beyond ±1e50",
+        );
         check(text.replacen("size: Some(5.0)", "size: Some(-1.0)", 1), "size:", "size must be positive");
         check(text.replacen("fov_degrees: 45.0", "fov_degrees: 0.0", 1), "fov_degrees", "between 0 and 180");
         check(text.replacen("fov_degrees: 45.0", "fov_degrees: 180.0", 1), "fov_degrees", "between 0 and 180");
