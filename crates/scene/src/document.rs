@@ -179,12 +179,7 @@ fn migrate(version: u32, text: &str, path: &Path) -> Result<SceneDocument, Scene
 /// the camera in range. Errors point at the line of the part (or field) when it can be found
 /// in `text`.
 fn validate(doc: &SceneDocument, text: &str, path: &Path) -> Result<(), SceneError> {
-    let invalid = |at: Option<(usize, usize)>, message: String| {
-        Err(match at {
-            Some((line, col)) => SceneError::Parse { path: path.to_path_buf(), line, col, message },
-            None => SceneError::Invalid { path: path.to_path_buf(), message },
-        })
-    };
+    let invalid = |at, message| Err(invalid_at(path, at, message));
     for (i, p) in doc.parts.iter().enumerate() {
         // The part's name as a RON string literal; its k-th occurrence is this part's (for
         // the k-th part of that name).
@@ -196,15 +191,8 @@ fn validate(doc: &SceneDocument, text: &str, path: &Path) -> Result<(), SceneErr
         if p.mesh.trim().is_empty() {
             return invalid(at, format!("part {:?}: no mesh file given", p.name));
         }
-        if !p.pose.translation.iter().chain(&p.pose.rotation).all(|x| x.is_finite()) {
-            return invalid(at, format!("part {:?}: the pose is not finite", p.name));
-        }
-        // The same bound as mesh coordinates: products of six of them must not overflow.
-        if p.pose.translation.iter().any(|x| x.abs() > mockup_ccd::mesh::MAX_COORDINATE) {
-            return invalid(at, format!("part {:?}: the translation is beyond ±1e50", p.name));
-        }
-        if p.pose.rotation.iter().map(|x| x * x).sum::<f64>() < 1e-12 {
-            return invalid(at, format!("part {:?}: the rotation quaternion is zero", p.name));
+        if let Some(problem) = pose_problem(&p.pose) {
+            return invalid(at, format!("part {:?}: {problem}", p.name));
         }
         if !p.color.iter().all(|c| (0.0..=1.0).contains(c)) {
             return invalid(at, format!("part {:?}: colour components must be in [0, 1]", p.name));
@@ -237,6 +225,28 @@ fn validate(doc: &SceneDocument, text: &str, path: &Path) -> Result<(), SceneErr
         }
     }
     Ok(())
+}
+
+/// An invalid value, at its line and column when known.
+fn invalid_at(path: &Path, at: Option<(usize, usize)>, message: String) -> SceneError {
+    match at {
+        Some((line, col)) => SceneError::Parse { path: path.to_path_buf(), line, col, message },
+        None => SceneError::Invalid { path: path.to_path_buf(), message },
+    }
+}
+
+/// What makes a pose unusable, if anything.
+fn pose_problem(p: &PoseDocument) -> Option<&'static str> {
+    if !p.translation.iter().chain(&p.rotation).all(|x| x.is_finite()) {
+        Some("the pose is not finite")
+    } else if p.rotation.iter().map(|x| x * x).sum::<f64>() < 1e-12 {
+        Some("the rotation quaternion is zero")
+    } else if p.translation.iter().any(|x| x.abs() > mockup_ccd::mesh::MAX_COORDINATE) {
+        // The same bound as mesh coordinates: products of six of them must not overflow.
+        Some("the translation is beyond ±1e50")
+    } else {
+        None
+    }
 }
 
 /// Line and column (1-based, as ron reports them) of the `k`-th occurrence of `needle`.
@@ -301,12 +311,8 @@ pub fn read_poses(path: &Path) -> Result<Vec<PoseDocument>, SceneError> {
     let text = std::fs::read_to_string(path).map_err(|e| SceneError::Io { path: path.to_path_buf(), source: e })?;
     let poses: Vec<PoseDocument> = ron::from_str(&text).map_err(|e| parse_error(path, e))?;
     for (i, t) in poses.iter().enumerate() {
-        let finite = t.translation.iter().chain(&t.rotation).all(|x| x.is_finite());
-        if !finite || t.rotation.iter().map(|x| x * x).sum::<f64>() < 1e-12 {
-            return Err(SceneError::Invalid {
-                path: path.to_path_buf(),
-                message: format!("target {i} is not a finite pose with a non-zero quaternion"),
-            });
+        if let Some(problem) = pose_problem(t) {
+            return Err(invalid_at(path, locate(&text, "translation", i), format!("target {i}: {problem}")));
         }
     }
     Ok(poses)
@@ -474,6 +480,27 @@ mod tests {
         let e = parse(&dup, Path::new("s.ron")).unwrap_err().to_string();
         let second_line = dup.lines().enumerate().filter(|(_, l)| l.contains("\"Door\"")).nth(1).unwrap().0 + 1;
         assert!(e.starts_with(&format!("s.ron:{second_line}:")), "{e}");
+    }
+
+    #[test]
+    fn bad_targets_in_a_pose_list_name_their_line() {
+        let dir = temp_dir("poses");
+        let path = dir.join("path.ron");
+        let good = PoseDocument { translation: [0.0; 3], rotation: [0.0, 0.0, 0.0, 1.0] };
+        let bad = [
+            (PoseDocument { translation: [f64::NAN, 0.0, 0.0], ..good.clone() }, "not finite"),
+            (PoseDocument { rotation: [0.0; 4], ..good.clone() }, "quaternion is zero"),
+            (PoseDocument { translation: [0.0, -2e50, 0.0], ..good.clone() }, "beyond ±1e50"),
+        ];
+        for (pose, words) in bad {
+            write_poses(&[good.clone(), good.clone(), pose], &path).unwrap();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let line = text.lines().enumerate().filter(|(_, l)| l.contains("translation")).nth(2).unwrap().0 + 1;
+            let e = read_poses(&path).unwrap_err().to_string();
+            assert!(e.contains(&format!("path.ron:{line}:")) && e.contains("target 2") && e.contains(words), "{e}");
+        }
+        write_poses(&[good.clone()], &path).unwrap();
+        assert_eq!(read_poses(&path).unwrap(), vec![good]);
     }
 
     #[test]
