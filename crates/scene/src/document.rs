@@ -488,18 +488,18 @@ mod tests {
         let path = dir.join("path.ron");
         let good = PoseDocument { translation: [0.0; 3], rotation: [0.0, 0.0, 0.0, 1.0] };
         let bad = [
-            (PoseDocument { translation: [f64::NAN, 0.0, 0.0], ..good.clone() }, "not finite"),
-            (PoseDocument { rotation: [0.0; 4], ..good.clone() }, "quaternion is zero"),
-            (PoseDocument { translation: [0.0, -2e50, 0.0], ..good.clone() }, "beyond ±1e50"),
+            (PoseDocument { translation: [f64::NAN, 0.0, 0.0], ..good }, "not finite"),
+            (PoseDocument { rotation: [0.0; 4], ..good }, "quaternion is zero"),
+            (PoseDocument { translation: [0.0, -2e50, 0.0], ..good }, "beyond ±1e50"),
         ];
         for (pose, words) in bad {
-            write_poses(&[good.clone(), good.clone(), pose], &path).unwrap();
+            write_poses(&[good, good, pose], &path).unwrap();
             let text = std::fs::read_to_string(&path).unwrap();
             let line = text.lines().enumerate().filter(|(_, l)| l.contains("translation")).nth(2).unwrap().0 + 1;
             let e = read_poses(&path).unwrap_err().to_string();
             assert!(e.contains(&format!("path.ron:{line}:")) && e.contains("target 2") && e.contains(words), "{e}");
         }
-        write_poses(&[good.clone()], &path).unwrap();
+        write_poses(&[good], &path).unwrap();
         assert_eq!(read_poses(&path).unwrap(), vec![good]);
     }
 
