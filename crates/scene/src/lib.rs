@@ -7,6 +7,7 @@ pub mod load;
 pub mod obj;
 pub mod save_as;
 pub mod source;
+pub mod triangulate;
 
 pub use document::{
     CameraDocument, Distances, NarrowPhase, PartDocument, PoseDocument, SCENE_VERSION, SceneDocument, SceneError,

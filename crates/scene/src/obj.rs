@@ -1,10 +1,11 @@
 //! OBJ import: each `o`/`g` object becomes a part (an "OBJ assembly"), polygons are
-//! triangulated as fans, MTL diffuse colours are kept.
+//! triangulated (fans, or ears when concave: `triangulate`), MTL diffuse colours are kept.
 //!
 //! The geometry parser is our own so that every error names its line and long imports
 //! report progress (tobj reports neither); material libraries are read with tobj.
 
 use crate::source::{FileSystem, Source};
+use crate::triangulate::triangulate;
 use glam::DVec3;
 use mockup_ccd::{Mesh, MeshError};
 use std::collections::HashMap;
@@ -99,6 +100,7 @@ struct Parser<'a> {
     /// Keywords warned about once.
     ignored: Vec<String>,
     polygon: Vec<u32>,
+    crossed_polygon_warned: bool,
 }
 
 /// Parses OBJ text; `path` names it in messages and locates material libraries in `source`.
@@ -124,6 +126,7 @@ pub fn parse(
         warnings: Vec::new(),
         ignored: Vec::new(),
         polygon: Vec::new(),
+        crossed_polygon_warned: false,
     };
     let total = bytes.len().max(1);
     let mut next_report = 0;
@@ -274,8 +277,23 @@ impl Parser<'_> {
         if part.color.is_none() {
             part.color = self.material;
         }
-        for k in 1..polygon.len() - 1 {
-            part.corners.extend([polygon[0], polygon[k], polygon[k + 1]]);
+        let triangles = if polygon.len() == 3 {
+            vec![[0, 1, 2]]
+        } else {
+            let points: Vec<DVec3> = polygon.iter().map(|&i| self.positions[i as usize]).collect();
+            triangulate(&points).unwrap_or_else(|| {
+                if !self.crossed_polygon_warned {
+                    self.crossed_polygon_warned = true;
+                    self.warnings.push(format!(
+                        "{}:{line}: face crosses itself; split as a fan (later such faces not reported)",
+                        self.path.display()
+                    ));
+                }
+                (1..polygon.len() - 1).map(|k| [0, k, k + 1]).collect()
+            })
+        };
+        for [a, b, c] in triangles {
+            part.corners.extend([polygon[a], polygon[b], polygon[c]]);
             part.face_lines.push(line);
         }
         self.polygon = polygon;

@@ -204,3 +204,23 @@ proptest! {
         }
     }
 }
+
+/// A concave polygon (an L) is cut into triangles inside it, all facing the face's way; a
+/// fan from its first corner would cover part of the notch.
+#[test]
+fn a_concave_face_becomes_triangles_inside_it() {
+    let a = parse_text("v 2 0 0\nv 2 1 0\nv 1 1 0\nv 1 2 0\nv 0 2 0\nv 0 0 0\nf 1 2 3 4 5 6\n").unwrap();
+    let mesh = &a.parts[0].mesh;
+    assert_eq!(mesh.triangles().len(), 4);
+    let mut total = 0.0;
+    for t in 0..4 {
+        let [p, q, r] = mesh.triangle_points(t);
+        let n = (q - p).cross(r - p);
+        assert!(n.z > 0.0 && n.x == 0.0 && n.y == 0.0, "triangle {t} faces {n}");
+        total += 0.5 * n.z;
+        let centre = (p + q + r) / 3.0;
+        assert!(!(centre.x > 1.0 && centre.y > 1.0), "triangle {t} lies in the notch");
+    }
+    assert!((total - 3.0).abs() < 1e-12);
+    assert!(!a.warnings.join("\n").contains("crosses itself"), "{:?}", a.warnings);
+}
