@@ -5,7 +5,8 @@
 use glam::{DVec2, DVec3};
 
 /// Triangles of a planar polygon as index triples into `points`, wound as the polygon is.
-/// `None` when ear clipping finds no ear (a self-intersecting polygon): the caller fans it.
+/// `None` for a polygon that crosses itself (it winds more than once, or ear clipping finds
+/// no ear): the caller fans it.
 pub fn triangulate(points: &[DVec3]) -> Option<Vec<[usize; 3]>> {
     let n = points.len();
     let fan = || (1..n - 1).map(|k| [0, k, k + 1]).collect::<Vec<_>>();
@@ -22,6 +23,18 @@ pub fn triangulate(points: &[DVec3]) -> Option<Vec<[usize; 3]>> {
     let flat: Vec<DVec2> = points.iter().map(|&p| DVec2::new((p - origin).dot(u), (p - origin).dot(v))).collect();
     // In (u, v) the polygon winds counter-clockwise (u × v = normal's direction).
     let turn = |a: usize, b: usize, c: usize| (flat[b] - flat[a]).perp_dot(flat[c] - flat[b]);
+    // A simple polygon turns once in all (2π); one that winds twice or more, like a
+    // pentagram, crosses itself even when every corner turns the same way.
+    let total: f64 = (0..n)
+        .map(|i| {
+            let (a, b, c) = ((i + n - 1) % n, i, (i + 1) % n);
+            let (d0, d1) = (flat[b] - flat[a], flat[c] - flat[b]);
+            d0.perp_dot(d1).atan2(d0.dot(d1))
+        })
+        .sum();
+    if total.abs() > 3.0 * std::f64::consts::PI {
+        return None;
+    }
     if (0..n).all(|i| turn((i + n - 1) % n, i, (i + 1) % n) >= 0.0) {
         return Some(fan());
     }
@@ -159,5 +172,24 @@ mod tests {
         assert_eq!(triangulate(&line).unwrap().len(), 2);
         let bow = [DVec3::ZERO, DVec3::new(2.0, 2.0, 0.0), DVec3::new(2.0, 0.0, 0.0), DVec3::new(0.0, 2.0, 0.0)];
         assert_eq!(triangulate(&bow).unwrap(), vec![[0, 1, 2], [0, 2, 3]]);
+    }
+
+    #[test]
+    fn a_pentagram_crosses_itself() {
+        // Every corner turns left, but the outline winds twice around its centre.
+        let star: Vec<DVec3> = (0..5)
+            .map(|k| {
+                let a = std::f64::consts::TAU * (2 * k) as f64 / 5.0;
+                DVec3::new(a.cos(), a.sin(), 0.0)
+            })
+            .collect();
+        assert!(triangulate(&star).is_none());
+        let pentagon: Vec<DVec3> = (0..5)
+            .map(|k| {
+                let a = std::f64::consts::TAU * k as f64 / 5.0;
+                DVec3::new(a.cos(), a.sin(), 0.0)
+            })
+            .collect();
+        assert_eq!(triangulate(&pentagon).unwrap().len(), 3);
     }
 }
