@@ -5,7 +5,7 @@
 //! report progress (tobj reports neither); material libraries are read with tobj.
 
 use crate::source::{FileSystem, Source};
-use crate::triangulate::triangulate;
+use crate::triangulate::{fan, triangulate};
 use glam::DVec3;
 use mockup_ccd::{Mesh, MeshError};
 use std::collections::HashMap;
@@ -277,8 +277,9 @@ impl Parser<'_> {
         if part.color.is_none() {
             part.color = self.material;
         }
+        // Triangles, the bulk of real files, skip the polygon work.
         let triangles = if polygon.len() == 3 {
-            vec![[0, 1, 2]]
+            fan(3)
         } else {
             let points: Vec<DVec3> = polygon.iter().map(|&i| self.positions[i as usize]).collect();
             triangulate(&points).unwrap_or_else(|| {
@@ -289,7 +290,7 @@ impl Parser<'_> {
                         self.path.display()
                     ));
                 }
-                (1..polygon.len() - 1).map(|k| [0, k, k + 1]).collect()
+                fan(polygon.len())
             })
         };
         for [a, b, c] in triangles {

@@ -9,14 +9,13 @@ use glam::{DVec2, DVec3};
 /// no ear): the caller fans it.
 pub fn triangulate(points: &[DVec3]) -> Option<Vec<[usize; 3]>> {
     let n = points.len();
-    let fan = || (1..n - 1).map(|k| [0, k, k + 1]).collect::<Vec<_>>();
     if n <= 3 {
-        return Some(fan());
+        return Some(fan(n));
     }
     // Newell's normal: the polygon's area vector, robust to collinear corners.
     let normal: DVec3 = (0..n).map(|i| points[i].cross(points[(i + 1) % n])).sum();
     if normal.length_squared() == 0.0 || !normal.is_finite() {
-        return Some(fan());
+        return Some(fan(n));
     }
     let (u, v) = plane_axes(normal);
     let origin = points[0];
@@ -25,18 +24,17 @@ pub fn triangulate(points: &[DVec3]) -> Option<Vec<[usize; 3]>> {
     let turn = |a: usize, b: usize, c: usize| (flat[b] - flat[a]).perp_dot(flat[c] - flat[b]);
     // A simple polygon turns once in all (2π); one that winds twice or more, like a
     // pentagram, crosses itself even when every corner turns the same way.
-    let total: f64 = (0..n)
-        .map(|i| {
-            let (a, b, c) = ((i + n - 1) % n, i, (i + 1) % n);
-            let (d0, d1) = (flat[b] - flat[a], flat[c] - flat[b]);
-            d0.perp_dot(d1).atan2(d0.dot(d1))
-        })
-        .sum();
+    let (mut total, mut convex) = (0.0, true);
+    for i in 0..n {
+        let (d0, d1) = (flat[i] - flat[(i + n - 1) % n], flat[(i + 1) % n] - flat[i]);
+        total += d0.perp_dot(d1).atan2(d0.dot(d1));
+        convex &= d0.perp_dot(d1) >= 0.0;
+    }
     if total.abs() > 3.0 * std::f64::consts::PI {
         return None;
     }
-    if (0..n).all(|i| turn((i + n - 1) % n, i, (i + 1) % n) >= 0.0) {
-        return Some(fan());
+    if convex {
+        return Some(fan(n));
     }
     let mut left: Vec<usize> = (0..n).collect();
     let mut triangles = Vec::with_capacity(n - 2);
@@ -52,6 +50,11 @@ pub fn triangulate(points: &[DVec3]) -> Option<Vec<[usize; 3]>> {
     }
     triangles.push([left[0], left[1], left[2]]);
     Some(triangles)
+}
+
+/// The fan from the first corner of an `n`-gon.
+pub fn fan(n: usize) -> Vec<[usize; 3]> {
+    (1..n.max(2) - 1).map(|k| [0, k, k + 1]).collect()
 }
 
 /// Two unit axes of the plane with normal `n`, ordered so that `u × v` points along `n`.
