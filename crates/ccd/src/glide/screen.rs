@@ -288,7 +288,10 @@ fn runs(a: [f64; 3], b: [f64; 3], px: f64, id: u32, out: &mut Vec<Record>) {
     for row in first..=last {
         let (s0, s1) = if hi[0] > lo[0] {
             let band = (row as f64 * px, (row + 1) as f64 * px);
-            (((band.0 - lo[0]) / (hi[0] - lo[0])).max(0.0), ((band.1 - lo[0]) / (hi[0] - lo[0])).min(1.0))
+            // Clamped at both ends: a slack row beyond the chord's end gets the end's h, not
+            // the chord extrapolated (which, for a chord almost level in r, reached h ≈ 1e14).
+            let at = |band: f64| ((band - lo[0]) / (hi[0] - lo[0])).clamp(0.0, 1.0);
+            (at(band.0), at(band.1))
         } else {
             (0.0, 1.0)
         };
@@ -398,4 +401,32 @@ fn sweep(xs: &[Record], ys: &[Record], m: f64, open: &mut Open, mut f: impl FnMu
 fn face_intervals(extents: &[Record], pieces: &[Piece], out: &mut Vec<Interval>) {
     out.clear();
     out.extend(extents.iter().map(|r| Interval { face: pieces[r.id as usize].face, lo: r.lo, hi: r.hi }));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every run of a chord lies within the chord's h and t ranges, in its rows and in the
+    /// slack row beyond each end; a chord almost level in r once extrapolated h to ≈ 1e14 there.
+    #[test]
+    fn runs_stay_within_their_chord() {
+        for (a, b) in [
+            ([1.0, 0.0, 0.0], [1.0 + 1e-12, 2.0, 1.0]),
+            ([1.03, -0.5, 0.2], [1.47, 0.3, 0.4]),
+            ([2.0, 1.0, 0.9], [1.0, 1.0, 0.1]),
+            ([0.5, 0.25, 0.5], [0.5, 0.75, 0.5]),
+        ] {
+            let mut out = Vec::new();
+            runs(a, b, 0.1, 7, &mut out);
+            let (r_lo, r_hi) = (a[0].min(b[0]), a[0].max(b[0]));
+            let rows: Vec<i64> = out.iter().map(|r| r.row).collect();
+            assert_eq!(rows.first(), Some(&(((r_lo - 0.1) / 0.1).floor() as i64)), "{a:?} {b:?}");
+            assert_eq!(rows.last(), Some(&(((r_hi + 0.1) / 0.1).floor() as i64)), "{a:?} {b:?}");
+            for r in &out {
+                assert!(r.lo >= a[1].min(b[1]) - 1e-12 && r.hi <= a[1].max(b[1]) + 1e-12, "{r:?} of {a:?} {b:?}");
+                assert!(r.t_lo >= a[2].min(b[2]) - 1e-12 && r.t_hi <= a[2].max(b[2]) + 1e-12, "{r:?} of {a:?} {b:?}");
+            }
+        }
+    }
 }
