@@ -80,8 +80,14 @@ fn scenes() -> Vec<Scene> {
     ]
 }
 
-/// Median time per call over rounds of calls lasting about 20 ms each.
+/// Median time per call over rounds of calls lasting about 20 ms each. With
+/// `GLIDE_CALLS=N`, exactly N calls instead and no timing: for instruction counts under
+/// `valgrind --tool=callgrind`, which are repeatable where times are not.
 fn median_micros(f: &mut dyn FnMut()) -> f64 {
+    if let Some(n) = std::env::var("GLIDE_CALLS").ok().and_then(|n| n.parse::<u32>().ok()) {
+        (0..n).for_each(|_| f());
+        return f64::NAN;
+    }
     let start = Instant::now();
     let mut calls = 0u32;
     while start.elapsed().as_secs_f64() < 0.02 {
@@ -105,9 +111,9 @@ fn main() {
     let still = Motion::stationary(Pose::IDENTITY);
     let paper = [("cubes", [56.0, 63.0, 77.0]), ("car", [109.0, 128.0, 170.0]), ("tori", [2040.0, 2560.0, 3480.0])];
     println!(
-        "| model | triangles | resolution | pixel | records | tests | collisions (proper) | time | paper | paper / 20 |"
+        "| model | triangles | resolution | pixel | records | chords (rasterized) | tests | collisions (proper) | time | paper | paper / 20 |"
     );
-    println!("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    println!("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     // GLIDE_BENCH=cubes (or car, tori) runs one model, e.g. under a profiler.
     let only = std::env::var("GLIDE_BENCH").ok();
     for (scene, (_, theirs)) in scenes().iter().zip(paper) {
@@ -123,13 +129,15 @@ fn main() {
             });
             let proper = report.collisions.iter().filter(|c| c.properness >= 0.0).count();
             println!(
-                "| {} | {} + {} | {:?} | {:.4} | {} | {} | {} ({}) | {:.1} µs | {} µs | {:.1} µs |",
+                "| {} | {} + {} | {:?} | {:.4} | {} | {} ({}) | {} | {} ({}) | {:.1} µs | {} µs | {:.1} µs |",
                 scene.name,
                 scene.a.mesh().triangles().len(),
                 scene.b.mesh().triangles().len(),
                 res,
                 report.resolution.unwrap().pixel,
                 report.counters.records,
+                report.counters.chords,
+                report.counters.chords_rasterized,
                 report.counters.tests,
                 report.collisions.len(),
                 proper,

@@ -140,8 +140,12 @@ pub struct GlideCounters {
     pub early_outs: u32,
     /// Projected face pieces (facing clipped, doppeled).
     pub pieces: usize,
-    /// Pixel records (edge runs, vertices, row crossings).
+    /// Pixel records made (edge runs, vertices, face extents per row).
     pub records: usize,
+    /// Chords the pieces' boundaries were projected to, and those rasterized: a chord is
+    /// not where no record of the other body can pair with it (glide.md §11).
+    pub chords: usize,
+    pub chords_rasterized: usize,
     /// Potential collisions from the screen (VF, FV, EE, EV, VE, VV).
     pub candidates: usize,
     /// Exact VF, FV and EE tests they expanded to.
@@ -336,18 +340,7 @@ fn one_step(
     let pb = place(b, frame.b_start, masks.as_ref().map(|m| m[1].as_slice()));
     let tests = match pairs {
         Pairs::Screen => {
-            let mut pieces: Vec<Piece> = Vec::new();
-            for (k, (body, placed, prepared)) in [(Body::A, &pa, a), (Body::B, &pb, b)].into_iter().enumerate() {
-                for t in 0..placed.mesh.triangles().len() as u32 {
-                    if placed.mesh.is_degenerate(t) || masks.as_ref().is_some_and(|m| !m[k][t as usize]) {
-                        continue;
-                    }
-                    let tri = placed.mesh.triangle(t);
-                    let corners = tri.map(|i| placed.pts[i as usize]);
-                    let n = placed.normals[t as usize];
-                    pieces_of_face(&frame, body, t, corners, n, tri, prepared.face_edges[t as usize], &mut pieces);
-                }
-            }
+            let pieces = face_pieces(&frame, [(a, &pa), (b, &pb)], masks.as_ref());
             report.counters.pieces += pieces.len();
             if pieces.is_empty() {
                 return Vec::new();
@@ -357,6 +350,8 @@ fn one_step(
             report.resolution = Some(res);
             let screen = screen::scan(&frame, &pieces, res);
             report.counters.records += screen.records;
+            report.counters.chords += screen.chords;
+            report.counters.chords_rasterized += screen.chords_rasterized;
             report.counters.candidates += screen.candidates.len();
             resolve::expand(&screen.candidates, &pa, &pb)
         }
@@ -371,6 +366,24 @@ fn one_step(
     merge(&mut hits, 1e-7 * scale);
     hits.retain(|h| h.properness >= opts.properness_threshold);
     hits.into_iter().map(|h| (h, to_local)).collect()
+}
+
+/// The pieces of both bodies' faces (all, or those a broad-phase mask keeps) that face the
+/// right way, doppeled (glide.md §4, §6).
+fn face_pieces(frame: &GlideFrame, bodies: [(&GlideBody, &Placed); 2], masks: Option<&[Vec<bool>; 2]>) -> Vec<Piece> {
+    let mut pieces: Vec<Piece> = Vec::new();
+    for (k, (body, (prepared, placed))) in [Body::A, Body::B].into_iter().zip(bodies).enumerate() {
+        for t in 0..placed.mesh.triangles().len() as u32 {
+            if placed.mesh.is_degenerate(t) || masks.is_some_and(|m| !m[k][t as usize]) {
+                continue;
+            }
+            let tri = placed.mesh.triangle(t);
+            let corners = tri.map(|i| placed.pts[i as usize]);
+            let n = placed.normals[t as usize];
+            pieces_of_face(frame, body, t, corners, n, tri, prepared.face_edges[t as usize], &mut pieces);
+        }
+    }
+    pieces
 }
 
 /// The broad phase is used while a point of B travels less than this fraction of the

@@ -101,7 +101,11 @@ struct Record {
 #[derive(Debug, Default)]
 pub struct ScreenOutput {
     pub candidates: PairMap<Candidate, Window>,
+    /// Records made.
     pub records: usize,
+    /// Chords of the pieces' boundaries, and those rasterized into runs.
+    pub chords: usize,
+    pub chords_rasterized: usize,
 }
 
 /// Records of one body and kind.
@@ -117,11 +121,14 @@ fn layer(body: Body, kind: Kind) -> usize {
 struct Buffers {
     layers: Layers,
     scratch: Vec<Record>,
-    line: Vec<[f64; 3]>,
-    /// One piece's extent runs before they are merged per row.
-    piece_runs: Vec<Record>,
+    /// Every piece's boundary, projected.
+    points: Vec<[f64; 3]>,
+    lines: Vec<Line>,
+    /// One piece's extent (lowest and highest h) per row.
+    extent: Vec<(f64, f64)>,
     intervals: (Vec<Interval>, Vec<Interval>),
     open: Open,
+    tiles: Vec<u8>,
 }
 
 /// The records a sweep has open, per side (indices).
@@ -133,42 +140,287 @@ thread_local! {
 
 /// Projects every piece and scans the screen.
 pub fn scan(frame: &GlideFrame, pieces: &[Piece], res: ScreenResolution) -> ScreenOutput {
-    BUFFERS.with_borrow_mut(|b| scan_with(frame, pieces, res, b))
+    BUFFERS.with_borrow_mut(|b| scan_with(frame, pieces, res, b, true))
 }
 
-fn scan_with(frame: &GlideFrame, pieces: &[Piece], res: ScreenResolution, b: &mut Buffers) -> ScreenOutput {
-    let Buffers { layers, scratch, line, piece_runs, intervals, open } = b;
+/// The screen without [`Tiles`]' culling: every chord rasterized. What the culled screen
+/// must find the same candidates as.
+#[cfg(test)]
+pub fn scan_unculled(frame: &GlideFrame, pieces: &[Piece], res: ScreenResolution) -> ScreenOutput {
+    scan_with(frame, pieces, res, &mut Buffers::default(), false)
+}
+
+fn scan_with(frame: &GlideFrame, pieces: &[Piece], res: ScreenResolution, b: &mut Buffers, cull: bool) -> ScreenOutput {
+    let Buffers { layers, scratch, points, lines, extent, intervals, open, tiles } = b;
     for l in layers.iter_mut() {
         l.clear();
     }
-    for (index, piece) in pieces.iter().enumerate() {
-        project_piece(frame, piece, index as u32, res, layers, line, piece_runs);
+    // Step 3, in three passes: every piece's boundary projected to polylines; the tiles each
+    // body's chords, vertices and faces cover; runs made only where the other body is.
+    points.clear();
+    lines.clear();
+    for piece in pieces {
+        lines.push(project_piece(frame, piece, res, points));
     }
-    // Seed §9 step 4: by row, then by h. Integer keys keep the comparisons cheap; `ordered`
-    // maps an f64 to bits that sort the same way.
+    let mut out = ScreenOutput::default();
+    let Some(mut grid) = Tiles::new(points, res.pixel, tiles) else { return out };
+    grid.cull = cull;
+    for (line, piece) in lines.iter().zip(pieces) {
+        mark(line, piece, points, &grid, tiles, &mut out);
+    }
+    for (index, (line, piece)) in lines.iter().zip(pieces).enumerate() {
+        rasterize(line, piece, index as u32, points, &grid, tiles, res.pixel, layers, extent, &mut out);
+    }
+    out.records = layers.iter().map(Vec::len).sum();
+    // Seed §9 step 4: by row, then (where a row holds enough records for it to pay) by h.
     for records in layers.iter_mut() {
         sort_by_row(records, scratch);
-        for row in records.chunk_by_mut(|a, b| a.row == b.row) {
-            row.sort_unstable_by_key(|r| ordered(r.lo));
-        }
     }
-    let mut out = ScreenOutput { records: layers.iter().map(Vec::len).sum(), ..ScreenOutput::default() };
     let mut cursor = [0usize; 6];
     while let Some(row) = (0..6).filter_map(|l| layers[l].get(cursor[l]).map(|r| r.row)).min() {
-        let mut rows: [&[Record]; 6] = Default::default();
-        for l in 0..6 {
-            let start = cursor[l];
-            let records = &layers[l];
-            let mut end = start;
-            while end < records.len() && records[end].row == row {
-                end += 1;
-            }
-            rows[l] = &records[start..end];
+        let ranges: [std::ops::Range<usize>; 6] = std::array::from_fn(|l| {
+            let (records, start) = (&layers[l], cursor[l]);
+            let end = start + records[start..].iter().take_while(|r| r.row == row).count();
             cursor[l] = end;
+            start..end
+        });
+        let n: [usize; 6] = std::array::from_fn(|l| ranges[l].len());
+        let [a_ext, a_edge, a_vert, b_ext, b_edge, b_vert] = n;
+        // Comparisons the row scans make when every pair is looked at.
+        let pairs = (a_edge + a_vert) * (b_edge + b_vert) + a_vert * b_ext + b_vert * a_ext;
+        let sorted = pairs > SWEEP_ABOVE;
+        if sorted {
+            // `ordered` maps an f64 to bits that sort the same way: integer keys compare cheaply.
+            for (records, range) in layers.iter_mut().zip(&ranges) {
+                records[range.clone()].sort_unstable_by_key(|r| ordered(r.lo));
+            }
         }
-        scan_row(&rows, pieces, res, intervals, open, &mut out.candidates);
+        let rows: [&[Record]; 6] = std::array::from_fn(|l| &layers[l][ranges[l].clone()]);
+        scan_row(&rows, sorted, pieces, res, intervals, open, &mut out.candidates);
     }
     out
+}
+
+/// A tile is `2^TILE_ROWS_LOG2` rows by `TILE_PIXELS` pixels along h, unless the screen would
+/// need more than `MAX_TILES` of them.
+const TILE_ROWS_LOG2: u32 = 2;
+const TILE_PIXELS: f64 = 4.0;
+const MAX_TILES: usize = 1 << 16;
+
+/// A coarse grid over the screen, to make runs only where the other body projects too (not in
+/// the paper, whose §9.1 screens everything; glide.md §11). Each tile holds a bit per layer:
+/// a layer marks the tiles its records could cover, widened by the margin `m` along h; a chord,
+/// vertex or face is rasterized only when its own tiles hold a mark of a layer it can pair
+/// with. Two records that the row scans pair (same row, h ranges within `m`) share such a
+/// tile, so nothing they would find is lost; most of the tori's chords lie where only one body
+/// projects.
+struct Tiles {
+    px: f64,
+    m: f64,
+    row_lo: i64,
+    shift: u32,
+    h_lo: f64,
+    inv_width: f64,
+    /// Columns per tile row.
+    nh: usize,
+    /// False: every tile counts as holding every mark.
+    cull: bool,
+}
+
+/// A rectangle of tiles: rows and columns, inclusive.
+#[derive(Clone, Copy)]
+struct Rect {
+    rows: (usize, usize),
+    cols: (usize, usize),
+}
+
+impl Tiles {
+    /// The grid over every projected point (rows with `runs`' slack), cleared; `None` when
+    /// there is nothing to cover or the points are not finite.
+    fn new(points: &[[f64; 3]], px: f64, tiles: &mut Vec<u8>) -> Option<Tiles> {
+        let (mut r_lo, mut r_hi, mut h_lo, mut h_hi) =
+            (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
+        for p in points {
+            r_lo = r_lo.min(p[0]);
+            r_hi = r_hi.max(p[0]);
+            h_lo = h_lo.min(p[1]);
+            h_hi = h_hi.max(p[1]);
+        }
+        let m = px;
+        let (h_lo, h_hi) = (h_lo - m, h_hi + m);
+        if !(r_hi - r_lo).is_finite() || !(h_hi - h_lo).is_finite() {
+            return None;
+        }
+        let row_lo = ((r_lo - px) / px).floor() as i64;
+        let row_hi = ((r_hi + px) / px).floor() as i64;
+        let (mut shift, mut width) = (TILE_ROWS_LOG2, TILE_PIXELS * m);
+        let dims =
+            |shift: u32, width: f64| (((row_hi - row_lo) >> shift) as usize + 1, ((h_hi - h_lo) / width) as usize + 1);
+        while dims(shift, width).0.saturating_mul(dims(shift, width).1) > MAX_TILES {
+            shift += 1;
+            width *= 2.0;
+        }
+        let (nr, nh) = dims(shift, width);
+        tiles.clear();
+        tiles.resize(nr * nh, 0);
+        Some(Tiles { px, m, row_lo, shift, h_lo, inv_width: 1.0 / width, nh, cull: true })
+    }
+
+    /// The tiles of pixel rows `rows` and heights `[lo, hi]` widened by `widen`. Every row and
+    /// h handed in lies within the points the grid was made over, so the indices are in
+    /// range before the clamps, which only catch rounding at the edges.
+    fn rect(&self, rows: (i64, i64), lo: f64, hi: f64, widen: f64) -> Rect {
+        let nr_top = usize::MAX >> 1;
+        let row = |r: i64| (((r - self.row_lo).max(0) >> self.shift) as usize).min(nr_top);
+        let top = self.nh as i32 - 1;
+        let col = |h: f64| (((h - self.h_lo) * self.inv_width) as i32).clamp(0, top) as usize;
+        Rect { rows: (row(rows.0), row(rows.1)), cols: (col(lo - widen), col(hi + widen)) }
+    }
+
+    /// The rows a chord's runs cover (`runs` adds a pixel's slack at each end).
+    fn chord_rows(&self, a: [f64; 3], b: [f64; 3]) -> (i64, i64) {
+        let px = self.px;
+        (((a[0].min(b[0]) - px) / px).floor() as i64, ((a[0].max(b[0]) + px) / px).floor() as i64)
+    }
+
+    fn chord(&self, a: [f64; 3], b: [f64; 3], widen: f64) -> Rect {
+        self.rect(self.chord_rows(a, b), a[1].min(b[1]), a[1].max(b[1]), widen)
+    }
+
+    fn point(&self, p: [f64; 3], widen: f64) -> Rect {
+        let row = (p[0] / self.px).floor() as i64;
+        self.rect((row, row), p[1], p[1], widen)
+    }
+
+    fn mark(&self, tiles: &mut [u8], rect: Rect, bit: u8) {
+        for row in rect.rows.0..=rect.rows.1 {
+            let base = row * self.nh;
+            if let Some(ts) = tiles.get_mut(base + rect.cols.0..=base + rect.cols.1) {
+                ts.iter_mut().for_each(|t| *t |= bit);
+            }
+        }
+    }
+
+    fn any(&self, tiles: &[u8], rect: Rect, bits: u8) -> bool {
+        !self.cull
+            || (rect.rows.0..=rect.rows.1).any(|row| {
+                let base = row * self.nh;
+                tiles.get(base + rect.cols.0..=base + rect.cols.1).is_some_and(|ts| ts.iter().any(|&t| t & bits != 0))
+            })
+    }
+}
+
+/// The layers of the other body a record of each layer can pair with: edges with edges and
+/// vertices (EE, EV, VE, VV), vertices also with face extents (VF, FV), extents with vertices.
+const PARTNERS: [u8; 6] = {
+    let (a_ext, a_edge, a_vert) = (1 << 0, 1 << 1, 1 << 2);
+    let (b_ext, b_edge, b_vert) = (1 << 3, 1 << 4, 1 << 5);
+    [b_vert, b_edge | b_vert, b_ext | b_edge | b_vert, a_vert, a_edge | a_vert, a_ext | a_edge | a_vert]
+};
+
+/// A piece's boundary in `points`: side `i` runs from `ends[i - 1]` (from `start` for side 0)
+/// to `ends[i]`, the last side back to the first corner.
+#[derive(Clone, Copy, Debug)]
+struct Line {
+    start: u32,
+    ends: [u32; MAX_SIDES],
+    /// The piece's extent in the screen: rows (with slack) and h.
+    rows: (i64, i64),
+    h: (f64, f64),
+}
+
+const MAX_SIDES: usize = 8;
+
+impl Line {
+    fn sides(&self, n: usize) -> impl Iterator<Item = (usize, std::ops::Range<usize>)> + '_ {
+        (0..n).map(move |i| {
+            let from = if i == 0 { self.start } else { self.ends[i - 1] };
+            (i, from as usize..self.ends[i] as usize)
+        })
+    }
+}
+
+/// Marks the tiles a piece's records could cover: its real edges' chords, its vertices, its
+/// whole box for its extents.
+fn mark(line: &Line, piece: &Piece, points: &[[f64; 3]], grid: &Tiles, tiles: &mut [u8], out: &mut ScreenOutput) {
+    let body = piece.body;
+    let m = grid.m;
+    let n = piece.poly.pts().len();
+    for (i, side) in line.sides(n) {
+        if piece.poly.edges()[i].is_some() {
+            for k in side.clone() {
+                grid.mark(tiles, grid.chord(points[k], points[k + 1], m), 1 << layer(body, Kind::Edge));
+            }
+        }
+        out.chords += side.len();
+        if piece.poly.vertices()[i].is_some() {
+            grid.mark(tiles, grid.point(points[side.start], m), 1 << layer(body, Kind::Vertex));
+        }
+    }
+    grid.mark(tiles, grid.rect(line.rows, line.h.0, line.h.1, m), 1 << layer(body, Kind::Extent));
+}
+
+#[allow(clippy::too_many_arguments)] // the screen's buffers, as the caller has them at hand
+/// Makes a piece's records where the tiles say the other body can pair with them: vertices,
+/// the runs of real edges' chords, and the piece's extent in each row.
+fn rasterize(
+    line: &Line,
+    piece: &Piece,
+    index: u32,
+    points: &[[f64; 3]],
+    grid: &Tiles,
+    tiles: &[u8],
+    px: f64,
+    out: &mut Layers,
+    extent: &mut Vec<(f64, f64)>,
+    counts: &mut ScreenOutput,
+) {
+    let body = piece.body;
+    let (vertices, edges) = (piece.poly.vertices(), piece.poly.edges());
+    let n = vertices.len();
+    let needed = |kind: Kind, rect: Rect| grid.any(tiles, rect, PARTNERS[layer(body, kind)]);
+    let with_extent = needed(Kind::Extent, grid.rect(line.rows, line.h.0, line.h.1, 0.0));
+    let first = line.rows.0;
+    if with_extent {
+        extent.clear();
+        extent.resize((line.rows.1 - first + 1).clamp(1, 1 << 24) as usize, (f64::INFINITY, f64::NEG_INFINITY));
+    }
+    for (i, side) in line.sides(n) {
+        if let Some(v) = vertices[i] {
+            let s = points[side.start];
+            if needed(Kind::Vertex, grid.point(s, 0.0)) {
+                let row = (s[0] / px).floor() as i64;
+                out[layer(body, Kind::Vertex)].push(Record { row, id: v, lo: s[1], hi: s[1], t_lo: s[2], t_hi: s[2] });
+            }
+        }
+        for k in side {
+            let (a, b) = (points[k], points[k + 1]);
+            let edge = edges[i].filter(|_| needed(Kind::Edge, grid.chord(a, b, 0.0)));
+            if edge.is_none() && !with_extent {
+                continue;
+            }
+            counts.chords_rasterized += 1;
+            let edge_layer = &mut out[layer(body, Kind::Edge)];
+            runs(a, b, px, |r| {
+                if with_extent && let Some(x) = extent.get_mut((r.row - first) as usize) {
+                    *x = (x.0.min(r.lo), x.1.max(r.hi));
+                }
+                if let Some(e) = edge {
+                    edge_layer.push(Record { id: e, ..r });
+                }
+            });
+        }
+    }
+    // The piece's extent in each row: from the lowest to the highest h of its runs there.
+    if with_extent {
+        let extents = &mut out[layer(body, Kind::Extent)];
+        for (k, &(lo, hi)) in extent.iter().enumerate() {
+            let row = first + k as i64;
+            if lo <= hi && needed(Kind::Extent, grid.rect((row, row), lo, hi, 0.0)) {
+                extents.push(Record { row, id: index, lo, hi, t_lo: 0.0, t_hi: 0.0 });
+            }
+        }
+    }
 }
 
 /// Bucket sort by row (seed §9 step 4), stable; a comparison sort when the rows are too
@@ -204,49 +456,29 @@ fn ordered(x: f64) -> u64 {
     if b >> 63 == 1 { !b } else { b | (1 << 63) }
 }
 
-/// Projects one piece's sides by divide and conquer (seed §9 step 3) and records, per row,
-/// where its boundary crosses the row centre and which pixels its real edges cover.
-fn project_piece(
-    frame: &GlideFrame,
-    piece: &Piece,
-    index: u32,
-    res: ScreenResolution,
-    out: &mut Layers,
-    line: &mut Vec<[f64; 3]>,
-    piece_runs: &mut Vec<Record>,
-) {
-    let (pts, vertices, edges) = (piece.poly.pts(), piece.poly.vertices(), piece.poly.edges());
-    piece_runs.clear();
+/// Projects one piece's sides by divide and conquer (seed §9 step 3), appending its closed
+/// boundary polyline to `points`.
+fn project_piece(frame: &GlideFrame, piece: &Piece, res: ScreenResolution, points: &mut Vec<[f64; 3]>) -> Line {
+    let pts = piece.poly.pts();
     let n = pts.len();
-    let body = piece.body;
+    let corners: [[f64; 3]; MAX_SIDES] =
+        std::array::from_fn(|i| if i < n { frame.screen(pts[i], piece.phi(pts[i])) } else { [0.0; 3] });
+    let start = points.len();
+    points.push(corners[0]);
+    let mut ends = [0u32; MAX_SIDES];
     for i in 0..n {
-        let (p, q) = (pts[i], pts[(i + 1) % n]);
-        let sp = frame.screen(p, piece.phi(p));
-        let sq = frame.screen(q, piece.phi(q));
-        if let Some(v) = vertices[i] {
-            let row = (sp[0] / res.pixel).floor() as i64;
-            let r = Record { row, id: v, lo: sp[1], hi: sp[1], t_lo: sp[2], t_hi: sp[2] };
-            out[layer(body, Kind::Vertex)].push(r);
-        }
-        line.clear();
-        line.push(sp);
-        subdivide(frame, piece, (p, sp), (q, sq), res, 0, line);
-        for w in line.windows(2) {
-            let (a, b) = (w[0], w[1]);
-            runs(a, b, res.pixel, index, piece_runs);
-            if let Some(e) = edges[i] {
-                runs(a, b, res.pixel, e, &mut out[layer(body, Kind::Edge)]);
-            }
-        }
+        let j = (i + 1) % n;
+        subdivide(frame, piece, (pts[i], corners[i]), (pts[j], corners[j]), res, 0, points);
+        ends[i] = (points.len() - 1) as u32;
     }
-    // The piece's extent in each row: from the lowest to the highest h of its runs there.
-    piece_runs.sort_unstable_by_key(|r| r.row);
-    let extents = &mut out[layer(body, Kind::Extent)];
-    for row in piece_runs.chunk_by(|a, b| a.row == b.row) {
-        let lo = row.iter().map(|r| r.lo).fold(f64::INFINITY, f64::min);
-        let hi = row.iter().map(|r| r.hi).fold(f64::NEG_INFINITY, f64::max);
-        extents.push(Record { row: row[0].row, id: index, lo, hi, t_lo: 0.0, t_hi: 0.0 });
+    let (mut r, mut h) = ((f64::INFINITY, f64::NEG_INFINITY), (f64::INFINITY, f64::NEG_INFINITY));
+    for p in &points[start..] {
+        r = (r.0.min(p[0]), r.1.max(p[0]));
+        h = (h.0.min(p[1]), h.1.max(p[1]));
     }
+    let px = res.pixel;
+    let rows = (((r.0 - px) / px).floor() as i64, ((r.1 + px) / px).floor() as i64);
+    Line { start: start as u32, ends, rows, h }
 }
 
 /// Appends the screen points after `a` up to `b`, splitting the side at its 3-D midpoint until
@@ -278,27 +510,27 @@ fn subdivide(
 
 /// The chord's pixels, one run per row it passes through (what Bresenham's pixels of one row
 /// merge into), with the h and t ranges of the chord inside the row; a pixel's slack in r.
-fn runs(a: [f64; 3], b: [f64; 3], px: f64, id: u32, out: &mut Vec<Record>) {
+fn runs(a: [f64; 3], b: [f64; 3], px: f64, mut out: impl FnMut(Record)) {
     let (lo, hi) = if a[0] <= b[0] { (a, b) } else { (b, a) };
     // The chord stands for a curve within half a pixel of it (divide and conquer's
     // tolerance): it also covers the rows a pixel beyond its ends in r, there with its end's
     // h. (A face tangent to a cylinder r = const, on its facing cut, is met at its extreme r.)
     let first = ((lo[0] - px) / px).floor() as i64;
     let last = ((hi[0] + px) / px).floor() as i64;
+    let inv = if hi[0] > lo[0] { 1.0 / (hi[0] - lo[0]) } else { 0.0 };
     for row in first..=last {
-        let (s0, s1) = if hi[0] > lo[0] {
-            let band = (row as f64 * px, (row + 1) as f64 * px);
+        let (s0, s1) = if inv > 0.0 {
             // Clamped at both ends: a slack row beyond the chord's end gets the end's h, not
             // the chord extrapolated (which, for a chord almost level in r, reached h ≈ 1e14).
-            let at = |band: f64| ((band - lo[0]) / (hi[0] - lo[0])).clamp(0.0, 1.0);
-            (at(band.0), at(band.1))
+            let at = |band: f64| ((band - lo[0]) * inv).clamp(0.0, 1.0);
+            (at(row as f64 * px), at((row + 1) as f64 * px))
         } else {
             (0.0, 1.0)
         };
         let at = |s: f64, i: usize| lo[i] + s * (hi[i] - lo[i]);
         let (h0, h1) = (at(s0, 1), at(s1, 1));
         let (t0, t1) = (at(s0, 2), at(s1, 2));
-        out.push(Record { row, id, lo: h0.min(h1), hi: h0.max(h1), t_lo: t0.min(t1), t_hi: t0.max(t1) });
+        out(Record { row, id: 0, lo: h0.min(h1), hi: h0.max(h1), t_lo: t0.min(t1), t_hi: t0.max(t1) });
     }
 }
 
@@ -313,6 +545,7 @@ struct Interval {
 /// Steps 5 and 6 of seed §9 for one row.
 fn scan_row(
     rows: &[&[Record]; 6],
+    sorted: bool,
     pieces: &[Piece],
     res: ScreenResolution,
     intervals: &mut (Vec<Interval>, Vec<Interval>),
@@ -328,17 +561,13 @@ fn scan_row(
 
     // Step 5: vertices inside the other body's faces, both ways (within a pixel).
     for v in b_verts {
-        for iv in intervals.0.iter().take_while(|iv| iv.lo - m <= v.lo) {
-            if v.lo <= iv.hi + m {
-                note(found, Candidate::FaceVertex(iv.face, v.id), Window::WHOLE);
-            }
+        for f in faces_at(&intervals.0, v.lo, m, sorted) {
+            note(found, Candidate::FaceVertex(f, v.id), Window::WHOLE);
         }
     }
     for v in a_verts {
-        for iv in intervals.1.iter().take_while(|iv| iv.lo - m <= v.lo) {
-            if v.lo <= iv.hi + m {
-                note(found, Candidate::VertexFace(v.id, iv.face), Window::WHOLE);
-            }
+        for f in faces_at(&intervals.1, v.lo, m, sorted) {
+            note(found, Candidate::VertexFace(v.id, f), Window::WHOLE);
         }
     }
 
@@ -351,18 +580,38 @@ fn scan_row(
     // resolution (the records' times are chord interpolations to that accuracy).
     let slack = 2.0 * res.time;
     let mut pairs = |xs: &[Record], ys: &[Record], make: fn(u32, u32) -> Candidate| {
-        sweep(xs, ys, m, open, |x, y| {
+        let mut f = |x: &Record, y: &Record| {
             if meet(x, y) {
                 let w = Window { lo: x.t_lo - y.t_hi - slack, hi: x.t_hi - y.t_lo + slack };
                 note(found, make(x.id, y.id), w);
             }
-        });
+        };
+        if sorted {
+            sweep(xs, ys, m, open, f);
+        } else {
+            for x in xs {
+                for y in ys {
+                    f(x, y);
+                }
+            }
+        }
     };
     pairs(a_edges, b_edges, Candidate::EdgeEdge);
     pairs(a_edges, b_verts, Candidate::EdgeVertex);
     pairs(a_verts, b_edges, Candidate::VertexEdge);
     pairs(a_verts, b_verts, Candidate::VertexVertex);
 }
+
+/// The faces whose extents in a row, widened by `m`, hold `h`. Extents sorted by their low
+/// ends are searched only up to the first that starts beyond `h`.
+fn faces_at(faces: &[Interval], h: f64, m: f64, sorted: bool) -> impl Iterator<Item = u32> + '_ {
+    let end = if sorted { faces.partition_point(|iv| iv.lo - m <= h) } else { faces.len() };
+    faces[..end].iter().filter(move |iv| iv.lo - m <= h && h <= iv.hi + m).map(|iv| iv.face)
+}
+
+/// Rows whose scans would compare more pairs than this are sorted by h and swept; smaller ones
+/// compare every pair, which is cheaper than sorting them.
+const SWEEP_ABOVE: usize = 64;
 
 /// Calls `f` for every pair of `xs × ys` whose h ranges, widened by `m`, overlap; both sorted
 /// by `lo`. A sweep over h with the open records of each side.
@@ -418,7 +667,7 @@ mod tests {
             ([0.5, 0.25, 0.5], [0.5, 0.75, 0.5]),
         ] {
             let mut out = Vec::new();
-            runs(a, b, 0.1, 7, &mut out);
+            runs(a, b, 0.1, |r| out.push(r));
             let (r_lo, r_hi) = (a[0].min(b[0]), a[0].max(b[0]));
             let rows: Vec<i64> = out.iter().map(|r| r.row).collect();
             assert_eq!(rows.first(), Some(&(((r_lo - 0.1) / 0.1).floor() as i64)), "{a:?} {b:?}");

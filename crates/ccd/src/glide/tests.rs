@@ -141,3 +141,66 @@ fn inward_wound_mesh_gives_the_same_collisions() {
     assert!(out.first_proper().is_some());
     assert_eq!(keys(&out), keys(&inw));
 }
+
+mod cull {
+    use super::super::screen;
+    use super::*;
+    use proptest::prelude::*;
+
+    fn arb_body() -> impl Strategy<Value = GlideBody> {
+        let build = |m: crate::MeshBuilder| GlideBody::new(m.build().unwrap());
+        prop_oneof![
+            (0.2..1.0f64, 0.2..1.0f64, 0.05..1.0f64)
+                .prop_map(move |(x, y, z)| build(MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::new(x, y, z)))),
+            (0.4..1.0f64, 0.1..0.3f64, 5u32..14, 3u32..8)
+                .prop_map(move |(r, s, n, m)| build(MeshBuilder::new().torus(Pose::IDENTITY, r, s, n, m))),
+            (0.3..1.0f64, 3u32..8, 4u32..10).prop_map(move |(r, a, b)| build(MeshBuilder::new().sphere(
+                Pose::IDENTITY,
+                r,
+                a,
+                b
+            ))),
+        ]
+    }
+
+    fn arb_rotation(max: f64) -> impl Strategy<Value = DQuat> {
+        (prop::array::uniform3(-1.0..1.0f64), -max..max).prop_map(|(axis, angle)| {
+            let axis = DVec3::from(axis);
+            if axis.length() > 1e-3 { DQuat::from_axis_angle(axis.normalize(), angle) } else { DQuat::IDENTITY }
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        /// The tiles only skip work: the screen finds the same candidates, with the same time
+        /// windows, as when every chord is rasterized (glide.md §11).
+        #[test]
+        fn culling_loses_no_candidate(
+            a in arb_body(),
+            b in arb_body(),
+            start in (prop::array::uniform3(-2.0..2.0f64), arb_rotation(3.0)),
+            turn in arb_rotation(1.5),
+            shift in prop::array::uniform3(-1.0..1.0f64),
+            toward in 0.3..1.5f64,
+        ) {
+            let b0 = Pose::new(start.1, DVec3::from(start.0));
+            let b1 = Pose::new(turn * b0.rotation, (1.0 - toward) * b0.translation + 0.5 * DVec3::from(shift));
+            let frame = GlideFrame::new(Pose::IDENTITY, Pose::IDENTITY, b0, b1, [a.centre, b.centre]);
+            prop_assume!(frame.flow != Flow::Still);
+            let (pa, pb) = (place(&a, frame.to_glide, None), place(&b, frame.b_start, None));
+            let pieces = face_pieces(&frame, [(&a, &pa), (&b, &pb)], None);
+            let spheres = [
+                (frame.to_glide.transform_point(a.centre), a.radius),
+                (frame.b_start.transform_point(b.centre), b.radius),
+            ];
+            for wanted in [Resolution::Low, Resolution::High] {
+                let res = resolution(&frame, &pieces, &pa, &pb, wanted, spheres);
+                let culled = screen::scan(&frame, &pieces, res);
+                let full = screen::scan_unculled(&frame, &pieces, res);
+                prop_assert!(culled.chords_rasterized <= full.chords_rasterized);
+                prop_assert_eq!(&culled.candidates, &full.candidates, "{:?}", wanted);
+            }
+        }
+    }
+}
