@@ -96,6 +96,23 @@ impl GlideFrame {
         rotate_y(v, self.theta() * s)
     }
 
+    /// The flow's rotation at time `s`, for placing several points at that time with one
+    /// `sin_cos`.
+    pub fn turn_at(&self, s: f64) -> Turn {
+        let (sin, cos) = (self.theta() * s).sin_cos();
+        Turn { cos, sin }
+    }
+
+    /// `Φ_s(x)` with `turn = turn_at(s)`.
+    pub fn flow_with(&self, x: DVec3, s: f64, turn: Turn) -> DVec3 {
+        turn.apply(x) + DVec3::new(0.0, self.glide() * s, 0.0)
+    }
+
+    /// `Φ_{−s}(x)`, the inverse of [`GlideFrame::flow_with`].
+    pub fn unflow_with(&self, x: DVec3, s: f64, turn: Turn) -> DVec3 {
+        turn.unapply(x - DVec3::new(0.0, self.glide() * s, 0.0))
+    }
+
     /// `ω(x) = θ ĵ × x + g ĵ`.
     pub fn velocity(&self, x: DVec3) -> DVec3 {
         let theta = self.theta();
@@ -126,6 +143,26 @@ impl GlideFrame {
             Flow::Translation { g } => [p.x, p.z, p.y / g],
             Flow::Still => [p.x, p.z, 0.0],
         }
+    }
+}
+
+/// `R_y(a)` given `cos a` and `sin a`.
+#[derive(Clone, Copy, Debug)]
+pub struct Turn {
+    pub cos: f64,
+    pub sin: f64,
+}
+
+impl Turn {
+    pub fn apply(&self, x: DVec3) -> DVec3 {
+        let (c, s) = (self.cos, self.sin);
+        DVec3::new(c * x.x + s * x.z, x.y, -s * x.x + c * x.z)
+    }
+
+    /// `R_y(−a) x`.
+    pub fn unapply(&self, x: DVec3) -> DVec3 {
+        let (c, s) = (self.cos, self.sin);
+        DVec3::new(c * x.x - s * x.z, x.y, s * x.x + c * x.z)
     }
 }
 

@@ -120,8 +120,8 @@ pub struct Resolver<'a> {
     b: &'a Placed<'a>,
     /// Distances below this count as touching.
     tol: f64,
-    /// `(sin θs, cos θs)` at the edge/edge sample times, computed once per step.
-    grid: Vec<(f64, f64)>,
+    /// `(cos θs, sin θs)` at the edge/edge sample times `s = k / EE_SAMPLES`.
+    grid: [(f64, f64); EE_SAMPLES + 1],
 }
 
 /// Samples per step for the edge/edge coplanarity function (glide.md §8).
@@ -129,15 +129,15 @@ const EE_SAMPLES: usize = 32;
 
 impl<'a> Resolver<'a> {
     pub fn new(frame: &'a GlideFrame, a: &'a Placed<'a>, b: &'a Placed<'a>, tol: f64) -> Resolver<'a> {
-        let grid = (0..=EE_SAMPLES).map(|k| (frame.theta() * k as f64 / EE_SAMPLES as f64).sin_cos()).collect();
+        // By repeated rotation through one step of the grid: a rounding error of a few ulps
+        // per sample is harmless, the samples only bracket roots that are then refined.
+        let (sin, cos) = (frame.theta() / EE_SAMPLES as f64).sin_cos();
+        let mut grid = [(1.0, 0.0); EE_SAMPLES + 1];
+        for k in 1..=EE_SAMPLES {
+            let (c, s) = grid[k - 1];
+            grid[k] = (c * cos - s * sin, s * cos + c * sin);
+        }
         Resolver { frame, a, b, tol, grid }
-    }
-
-    /// `Φ_s(x)` at sample `k`.
-    fn flow_at(&self, x: DVec3, k: usize) -> DVec3 {
-        let (sn, cs) = self.grid[k];
-        let s = k as f64 / EE_SAMPLES as f64;
-        DVec3::new(cs * x.x + sn * x.z, x.y + self.frame.glide() * s, -sn * x.x + cs * x.z)
     }
 
     /// Runs one test; edge/edge roots are looked for in `window` only (vertex/face roots are
@@ -157,7 +157,8 @@ impl<'a> Resolver<'a> {
         let tri = a.mesh.triangle(f).map(|i| a.pts[i as usize]);
         let q = b.pts[v as usize];
         for s in plane_times(fr, n, -n.dot(tri[0]), q, 1.0, self.tol) {
-            let x = fr.flow(q, s);
+            let turn = fr.turn_at(s);
+            let x = fr.flow_with(q, s, turn);
             // A meets B on its backward-facing side only (glide.md §4).
             if !inside(x, tri, n, self.tol) || n.dot(fr.velocity(x)) > self.speed_tol(x) {
                 continue;
@@ -166,7 +167,7 @@ impl<'a> Resolver<'a> {
                 .mesh
                 .vertex_edges(v)
                 .iter()
-                .map(|&e| fr.turn(edge_from(b, e, v), s).dot(n))
+                .map(|&e| turn.apply(edge_from(b, e, v)).dot(n))
                 .fold(f64::INFINITY, f64::min);
             out.push(Hit { test: Test::FaceVertex(f, v), time: s, point: x, normal: n, properness });
         }
@@ -179,11 +180,12 @@ impl<'a> Resolver<'a> {
         let tri = b.mesh.triangle(f).map(|i| b.pts[i as usize]);
         let p = a.pts[v as usize];
         for s in plane_times(fr, n, -n.dot(tri[0]), p, -1.0, self.tol) {
-            let y = fr.flow(p, -s);
+            let turn = fr.turn_at(s);
+            let y = fr.unflow_with(p, s, turn);
             if !inside(y, tri, n, self.tol) || n.dot(fr.velocity(y)) < -self.speed_tol(y) {
                 continue;
             }
-            let n_s = fr.turn(n, s);
+            let n_s = turn.apply(n);
             let properness =
                 a.mesh.vertex_edges(v).iter().map(|&e| edge_from(a, e, v).dot(n_s)).fold(f64::INFINITY, f64::min);
             out.push(Hit { test: Test::VertexFace(v, f), time: s, point: p, normal: -n_s, properness });
@@ -197,15 +199,7 @@ impl<'a> Resolver<'a> {
         let [a0, a1] = a.mesh.edge(ea).map(|i| a.pts[i as usize]);
         let [b0, b1] = b.mesh.edge(eb).map(|i| b.pts[i as usize]);
         let da = a1 - a0;
-        let at = |s: f64| (fr.flow(b0, s), fr.flow(b1, s));
-        let coplanar = |s: f64| {
-            let (c0, c1) = at(s);
-            da.dot((c1 - c0).cross(c0 - a0))
-        };
-        let sampled = |k: usize| {
-            let (c0, c1) = (self.flow_at(b0, k), self.flow_at(b1, k));
-            da.dot((c1 - c0).cross(c0 - a0))
-        };
+        let f = Coplanarity::new(a0, da, b0, b1 - b0, fr.theta(), fr.glide());
         // The sample cells that cover the window, and one more each side: the window's times
         // come from chords, accurate to the time resolution only where a chord is longer
         // than a pixel.
@@ -215,14 +209,18 @@ impl<'a> Resolver<'a> {
         if window.hi < 0.0 || window.lo > 1.0 {
             return;
         }
+        let sampled = |k: usize| {
+            let (c, sn) = self.grid[k];
+            f.at(k as f64 / n, c, sn)
+        };
         let mut prev = (first as f64 / n, sampled(first));
         for k in first + 1..=last {
-            let s = k as f64 / EE_SAMPLES as f64;
+            let s = k as f64 / n;
             let cur = (s, sampled(k));
             let root = if prev.1 == 0.0 {
                 Some(prev.0)
             } else if prev.1 * cur.1 < 0.0 {
-                Some(illinois(&coplanar, prev, cur))
+                Some(newton(|s| f.value_slope(s), prev, cur))
             } else if k == last && cur.1 == 0.0 {
                 Some(s)
             } else {
@@ -230,13 +228,14 @@ impl<'a> Resolver<'a> {
             };
             prev = cur;
             let Some(s) = root else { continue };
-            let (c0, c1) = at(s);
+            let turn = fr.turn_at(s);
+            let (c0, c1) = (fr.flow_with(b0, s, turn), fr.flow_with(b1, s, turn));
             let Some((x, y)) = closest_on_segments(a0, a1, c0, c1) else { continue };
             if (x - y).length() > self.tol.max(1e-9 * da.length()) {
                 continue;
             }
             let point = 0.5 * (x + y);
-            let y0 = fr.flow(point, -s);
+            let y0 = fr.unflow_with(point, s, turn);
             let faces_a = a.sides[ea as usize];
             let faces_b = b.sides[eb as usize];
             let back_a = faces_a
@@ -255,16 +254,16 @@ impl<'a> Resolver<'a> {
                 continue;
             }
             let m = cross.normalize();
-            let nb = |f: Option<u32>| f.map(|f| fr.turn(b.normals[f as usize], s));
-            let na = |f: Option<u32>| f.map(|f| a.normals[f as usize]);
+            let nb = faces_b.map(|f| f.map(|f| turn.apply(b.normals[f as usize])));
+            let na = faces_a.map(|f| f.map(|f| a.normals[f as usize]));
             let value = |n: DVec3| {
                 let ta = n.cross(e_a);
                 let tb = n.cross(e_b);
                 [
-                    na(faces_a[0]).map(|m| ta.dot(m)),
-                    na(faces_a[1]).map(|m| -ta.dot(m)),
-                    nb(faces_b[0]).map(|m| -tb.dot(m)),
-                    nb(faces_b[1]).map(|m| tb.dot(m)),
+                    na[0].map(|m| ta.dot(m)),
+                    na[1].map(|m| -ta.dot(m)),
+                    nb[0].map(|m| -tb.dot(m)),
+                    nb[1].map(|m| tb.dot(m)),
                 ]
                 .into_iter()
                 .flatten()
@@ -288,6 +287,41 @@ fn edge_from(body: &Placed, e: u32, v: u32) -> DVec3 {
     (body.pts[other as usize] - body.pts[v as usize]).normalize_or_zero()
 }
 
+/// The edge/edge coplanarity function along the flow in closed form (glide.md §8):
+/// `f(s) = k₁ cos θs + k₂ sin θs + k₃ + g s (k₄ cos θs + k₅ sin θs)`.
+#[derive(Clone, Copy, Debug)]
+struct Coplanarity {
+    k: [f64; 5],
+    theta: f64,
+    g: f64,
+}
+
+impl Coplanarity {
+    /// A's edge `a₀ + u d_A`, B's edge `b₀ + v e_B` at the start of the step.
+    fn new(a0: DVec3, da: DVec3, b0: DVec3, eb: DVec3, theta: f64, g: f64) -> Coplanarity {
+        // The coefficients of (cos, sin, 1) in u · R_y(θs) w.
+        let l = |u: DVec3, w: DVec3| [u.x * w.x + u.z * w.z, u.x * w.z - u.z * w.x, u.y * w.y];
+        let p = l(da, eb.cross(b0));
+        let q = l(a0.cross(da), eb);
+        let r = l(da, DVec3::new(-eb.z, 0.0, eb.x));
+        Coplanarity { k: [p[0] - q[0], p[1] - q[1], p[2] - q[2], r[0], r[1]], theta, g }
+    }
+
+    /// `f(s)` with `(c, sn) = (cos θs, sin θs)` given.
+    fn at(&self, s: f64, c: f64, sn: f64) -> f64 {
+        let k = &self.k;
+        k[0] * c + k[1] * sn + k[2] + self.g * s * (k[3] * c + k[4] * sn)
+    }
+
+    /// `f(s)` and `f′(s)`.
+    fn value_slope(&self, s: f64) -> (f64, f64) {
+        let (sn, c) = (self.theta * s).sin_cos();
+        let (k, th, g) = (&self.k, self.theta, self.g);
+        let slope = th * (k[1] * c - k[0] * sn) + g * (k[3] * c + k[4] * sn) + g * s * th * (k[4] * c - k[3] * sn);
+        (self.at(s, c, sn), slope)
+    }
+}
+
 /// Times `s ∈ [0, 1]` at which `Φ_{σs}(p)` is on the plane `n · x + d = 0` (glide.md §8):
 /// `f(s) = α cos θs + β sin θs + c s + γ`, split at its critical points (at most two in a
 /// step with `θ < π`) into monotone pieces, each solved by safeguarded Newton.
@@ -298,14 +332,11 @@ pub fn plane_times(frame: &GlideFrame, n: DVec3, d: f64, p: DVec3, sigma: f64, t
     let beta = sigma * (n.x * p.z - n.z * p.x);
     let c = sigma * g * n.y;
     let gamma = n.y * p.y + d;
-    let f = |s: f64| {
+    let fd = |s: f64| {
         let (sn, cs) = (theta * s).sin_cos();
-        alpha * cs + beta * sn + c * s + gamma
+        (alpha * cs + beta * sn + c * s + gamma, theta * (-alpha * sn + beta * cs) + c)
     };
-    let df = |s: f64| {
-        let (sn, cs) = (theta * s).sin_cos();
-        theta * (-alpha * sn + beta * cs) + c
-    };
+    let f = |s: f64| fd(s).0;
     let mut cuts = vec![0.0];
     let rho = alpha.hypot(beta);
     if theta > 0.0 && rho > 0.0 {
@@ -337,7 +368,7 @@ pub fn plane_times(frame: &GlideFrame, n: DVec3, d: f64, p: DVec3, sigma: f64, t
         if flo.abs() <= tol {
             push(lo, &mut roots);
         } else if flo * fhi < 0.0 {
-            push(newton(&f, &df, lo, hi, flo), &mut roots);
+            push(newton(fd, (lo, flo), (hi, fhi)), &mut roots);
         }
     }
     if f(1.0).abs() <= tol {
@@ -346,13 +377,14 @@ pub fn plane_times(frame: &GlideFrame, n: DVec3, d: f64, p: DVec3, sigma: f64, t
     roots
 }
 
-/// A root of a function monotone on `[lo, hi]` with a sign change: Newton steps, bisection
-/// whenever a step leaves the bracket.
-fn newton(f: &impl Fn(f64) -> f64, df: &impl Fn(f64) -> f64, mut lo: f64, mut hi: f64, flo: f64) -> f64 {
+/// A root of `f` between `lo` and `hi`, where it changes sign, from `fd(x) = (f(x), f′(x))`:
+/// Newton steps from the secant's root, bisection whenever a step leaves the bracket.
+fn newton(fd: impl Fn(f64) -> (f64, f64), (mut lo, flo): (f64, f64), (mut hi, fhi): (f64, f64)) -> f64 {
     let rising = flo < 0.0;
-    let mut x = 0.5 * (lo + hi);
+    let secant = lo - flo * (hi - lo) / (fhi - flo);
+    let mut x = if secant > lo && secant < hi { secant } else { 0.5 * (lo + hi) };
     for _ in 0..60 {
-        let fx = f(x);
+        let (fx, dfx) = fd(x);
         if fx == 0.0 {
             return x;
         }
@@ -364,46 +396,15 @@ fn newton(f: &impl Fn(f64) -> f64, df: &impl Fn(f64) -> f64, mut lo: f64, mut hi
         if hi - lo <= 1e-15 {
             break;
         }
-        let step = x - fx / df(x);
-        x = if step > lo && step < hi { step } else { 0.5 * (lo + hi) };
+        let step = x - fx / dfx;
+        let next = if step > lo && step < hi { step } else { 0.5 * (lo + hi) };
+        // Converging from one side leaves the bracket wide: stop when the steps do.
+        if (next - x).abs() <= 1e-15 {
+            return next;
+        }
+        x = next;
     }
     x
-}
-
-/// A root of `f` between two samples of opposite sign: regula falsi with the Illinois
-/// halving, which converges superlinearly and never leaves the bracket.
-fn illinois(f: &impl Fn(f64) -> f64, mut lo: (f64, f64), mut hi: (f64, f64)) -> f64 {
-    let mut side = 0;
-    let mut last = 0.5 * (lo.0 + hi.0);
-    for _ in 0..100 {
-        let x = (lo.0 * hi.1 - hi.0 * lo.1) / (hi.1 - lo.1);
-        if !(x > lo.0 && x < hi.0) || hi.0 - lo.0 <= 1e-15 {
-            return last;
-        }
-        last = x;
-        let fx = f(x);
-        if fx == 0.0 {
-            return x;
-        }
-        if (fx < 0.0) == (lo.1 < 0.0) {
-            lo = (x, fx);
-            if side == -1 {
-                hi.1 *= 0.5;
-            }
-            side = -1;
-        } else {
-            hi = (x, fx);
-            if side == 1 {
-                lo.1 *= 0.5;
-            }
-            side = 1;
-        }
-        if hi.0 - lo.0 <= 1e-15 {
-            break;
-        }
-    }
-    // The last point evaluated: the ends' values may have been halved.
-    last
 }
 
 /// Whether `x` (on the triangle's plane) is inside the triangle, within `tol`, whichever way
@@ -434,4 +435,42 @@ fn closest_on_segments(a0: DVec3, a1: DVec3, b0: DVec3, b1: DVec3) -> Option<(DV
         return None;
     }
     Some((a0 + u * d1, b0 + v * d2))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The closed form of the coplanarity function and its slope agree with flowing both ends
+    /// of B's edge directly, on random edges and motions (translations included).
+    #[test]
+    fn coplanarity_closed_form_is_the_direct_one() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64 * 4.0 - 2.0
+        };
+        for case in 0..2000 {
+            let mut v = || DVec3::new(rnd(), rnd(), rnd());
+            let (a0, da, b0, eb) = (v(), v(), v(), v());
+            let theta = if case % 5 == 0 { 0.0 } else { 1.6 * (rnd() + 2.0) / 4.0 };
+            let g = rnd();
+            let f = Coplanarity::new(a0, da, b0, eb, theta, g);
+            let flow = |x: DVec3, s: f64| super::super::frame::rotate_y(x, theta * s) + DVec3::new(0.0, g * s, 0.0);
+            let direct = |s: f64| {
+                let (c0, c1) = (flow(b0, s), flow(b0 + eb, s));
+                da.dot((c1 - c0).cross(c0 - a0))
+            };
+            for s in [0.0, 0.13, 0.5, 0.77, 1.0] {
+                let scale = 1.0 + direct(s).abs();
+                let (value, slope) = f.value_slope(s);
+                assert!((value - direct(s)).abs() <= 1e-12 * scale * 100.0, "case {case} s {s}");
+                let h = 1e-6;
+                let numeric = (direct(s + h) - direct(s - h)) / (2.0 * h);
+                assert!((slope - numeric).abs() <= 1e-6 * (1.0 + numeric.abs()), "case {case} s {s}");
+            }
+        }
+    }
 }
