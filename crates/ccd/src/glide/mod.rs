@@ -19,7 +19,7 @@ use crate::motion::{Pose, Screw};
 use crate::query::{Contact, ContactKind};
 use crate::{Collider, ColliderOptions, Mesh, Motion};
 use glam::DVec3;
-use pieces::{Body, Piece, pieces_of_face};
+use pieces::{Body, Face, Piece, facing, pieces_of_face, slides};
 use resolve::{Hit, Placed, Resolver, Test};
 use std::f64::consts::FRAC_PI_2;
 use std::sync::Arc;
@@ -370,17 +370,58 @@ fn one_step(
 
 /// The pieces of both bodies' faces (all, or those a broad-phase mask keeps) that face the
 /// right way, doppeled (glide.md §4, §6).
+///
+/// A mesh edge is recorded by one face only where it can: by the lowest-indexed face that
+/// holds it whole (faces the right way, strictly, at both its ends: that face's piece keeps
+/// the edge, and doppeling places the same points alike in every face); the other faces'
+/// sides along it are virtual, still bounding their faces' extents. Where no face holds it
+/// whole, every face records its part. Vertices likewise. Without this, each edge's runs and
+/// each vertex were recorded once per face around it, and every pair of them met up to four
+/// times in the row scans.
 fn face_pieces(frame: &GlideFrame, bodies: [(&GlideBody, &Placed); 2], masks: Option<&[Vec<bool>; 2]>) -> Vec<Piece> {
     let mut pieces: Vec<Piece> = Vec::new();
     for (k, (body, (prepared, placed))) in [Body::A, Body::B].into_iter().zip(bodies).enumerate() {
-        for t in 0..placed.mesh.triangles().len() as u32 {
-            if placed.mesh.is_degenerate(t) || masks.is_some_and(|m| !m[k][t as usize]) {
-                continue;
-            }
-            let tri = placed.mesh.triangle(t);
+        let mesh = placed.mesh;
+        let face = |t: u32| {
+            let tri = mesh.triangle(t);
             let corners = tri.map(|i| placed.pts[i as usize]);
             let n = placed.normals[t as usize];
-            pieces_of_face(frame, body, t, corners, n, tri, prepared.face_edges[t as usize], &mut pieces);
+            let edges = prepared.face_edges[t as usize];
+            Face {
+                body,
+                index: t,
+                corners,
+                normal: n,
+                vertices: tri,
+                edges,
+                records_edge: [true; 3],
+                records_vertex: [true; 3],
+            }
+        };
+        let live: Vec<Face> = (0..mesh.triangles().len() as u32)
+            .filter(|&t| !mesh.is_degenerate(t) && masks.is_none_or(|m| m[k][t as usize]))
+            .map(face)
+            .filter(|f| !slides(frame, body, f.corners, f.normal))
+            .collect();
+        const NONE: u32 = u32::MAX;
+        let mut edge_owner = vec![NONE; mesh.edges().len()];
+        let mut vertex_owner = vec![NONE; mesh.vertices().len()];
+        for f in &live {
+            let leads = f.corners.map(|x| facing(frame, body, f.normal, x) > 0.0);
+            for i in 0..3 {
+                if leads[i] && vertex_owner[f.vertices[i] as usize] == NONE {
+                    vertex_owner[f.vertices[i] as usize] = f.index;
+                }
+                if leads[i] && leads[(i + 1) % 3] && edge_owner[f.edges[i] as usize] == NONE {
+                    edge_owner[f.edges[i] as usize] = f.index;
+                }
+            }
+        }
+        for mut f in live {
+            let ours = |owner: u32| owner == NONE || owner == f.index;
+            f.records_edge = f.edges.map(|e| ours(edge_owner[e as usize]));
+            f.records_vertex = f.vertices.map(|v| ours(vertex_owner[v as usize]));
+            pieces_of_face(frame, &f, &mut pieces);
         }
     }
     pieces

@@ -126,35 +126,47 @@ fn wrap(a: f64) -> f64 {
     a
 }
 
-#[allow(clippy::too_many_arguments)] // one triangle's data, as the caller has it at hand
-/// The pieces of one triangle of body `body` (glide coordinates; B at the start of the step),
-/// `n` its outward unit normal.
-pub fn pieces_of_face(
-    frame: &GlideFrame,
-    body: Body,
-    face: u32,
-    corners: [DVec3; 3],
-    n: DVec3,
-    vertices: [u32; 3],
-    edges: [u32; 3],
-    out: &mut Vec<Piece>,
-) {
-    let mut poly = Poly::empty();
-    for i in 0..3 {
-        poly.push(corners[i], Some(vertices[i]), Some(edges[i]));
-    }
-    // Facing: n · ω(x) ≥ 0 for B, ≤ 0 for A (glide.md §4).
+/// `±n · ω(x)`: ≥ 0 where a face of `body` with outward normal `n` faces the way it can collide,
+/// forward for B and backward for A (glide.md §4).
+pub fn facing(frame: &GlideFrame, body: Body, n: DVec3, x: DVec3) -> f64 {
     let sign = if body == Body::B { 1.0 } else { -1.0 };
-    let facing = |x: DVec3| sign * n.dot(frame.velocity(x));
+    sign * n.dot(frame.velocity(x))
+}
+
+/// Whether a face slides along the flow (no point of it leads): such a face has no piece.
+pub fn slides(frame: &GlideFrame, body: Body, corners: [DVec3; 3], n: DVec3) -> bool {
     let scale = corners.iter().map(|p| p.length()).fold(0.0, f64::max).max(1e-300);
     let speed = frame.max_speed(DVec3::ZERO, scale).max(1e-300);
-    if corners.iter().all(|&p| facing(p).abs() <= 1e-12 * speed) {
-        return; // The face slides along the flow: no point of it leads.
+    corners.iter().all(|&p| facing(frame, body, n, p).abs() <= 1e-12 * speed)
+}
+
+/// One triangle of body `body`, as the screen takes it: corners in glide coordinates (B at the
+/// start of the step), outward unit normal, mesh vertices and the edge of each side `i → i+1`,
+/// and which sides and corners it records (a mesh edge or vertex shared by several faces is
+/// recorded by one of them, glide.md §11).
+pub struct Face {
+    pub body: Body,
+    pub index: u32,
+    pub corners: [DVec3; 3],
+    pub normal: DVec3,
+    pub vertices: [u32; 3],
+    pub edges: [u32; 3],
+    pub records_edge: [bool; 3],
+    pub records_vertex: [bool; 3],
+}
+
+/// The pieces of one triangle that does not slide along the flow.
+pub fn pieces_of_face(frame: &GlideFrame, face: &Face, out: &mut Vec<Piece>) {
+    let mut poly = Poly::empty();
+    for i in 0..3 {
+        let vertex = face.records_vertex[i].then_some(face.vertices[i]);
+        poly.push(face.corners[i], vertex, face.records_edge[i].then_some(face.edges[i]));
     }
-    let Some(poly) = poly.clip(facing) else { return };
+    let (body, n) = (face.body, face.normal);
+    let Some(poly) = poly.clip(|x| facing(frame, body, n, x)) else { return };
     match frame.flow {
-        Flow::Glide { theta, .. } => doppel(poly, body, face, theta, out),
-        _ => out.push(Piece { body, face, poly, phi_ref: 0.0, shift: 0.0 }),
+        Flow::Glide { theta, .. } => doppel(poly, body, face.index, theta, out),
+        _ => out.push(Piece { body, face: face.index, poly, phi_ref: 0.0, shift: 0.0 }),
     }
 }
 
