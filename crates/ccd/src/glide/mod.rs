@@ -379,7 +379,13 @@ fn one_step(
 /// each vertex were recorded once per face around it, and every pair of them met up to four
 /// times in the row scans.
 fn face_pieces(frame: &GlideFrame, bodies: [(&GlideBody, &Placed); 2], masks: Option<&[Vec<bool>; 2]>) -> Vec<Piece> {
-    let mut pieces: Vec<Piece> = Vec::new();
+    // Most faces give one piece or none; reserved, the vector (pieces are a few hundred bytes)
+    // is not copied as it grows.
+    let faces: usize = match masks {
+        Some(m) => m.iter().map(|m| kept(m)).sum(),
+        None => bodies.iter().map(|(_, p)| p.mesh.triangles().len()).sum(),
+    };
+    let mut pieces: Vec<Piece> = Vec::with_capacity(faces + faces / 4 + 8);
     for (k, (body, (prepared, placed))) in [Body::A, Body::B].into_iter().zip(bodies).enumerate() {
         let mesh = placed.mesh;
         let face = |t: u32| {
