@@ -130,7 +130,9 @@ impl GlideFrame {
     pub fn screen(&self, p: DVec3, phi: f64) -> [f64; 3] {
         match self.flow {
             Flow::Glide { theta, g } => {
-                let r = p.x.hypot(p.z);
+                // Coordinates are within ±1e50 (meshes and poses are checked on input): the
+                // squares cannot overflow, and `hypot`'s care costs several times more.
+                let r = (p.x * p.x + p.z * p.z).sqrt();
                 let rt = r * theta;
                 let den = rt * rt + g * g;
                 if den <= 0.0 {

@@ -189,7 +189,7 @@ fn doppel(poly: Poly, body: Body, face: u32, theta: f64, out: &mut Vec<Piece>) {
         let c = half.pts().iter().fold(DVec3::ZERO, |s, &p| s + p) / half.len as f64;
         let phi_ref = if c.x == 0.0 && c.z == 0.0 { 0.0 } else { c.x.atan2(c.z) };
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-        for &p in half.pts().iter().filter(|p| p.x.hypot(p.z) > 0.0) {
+        for &p in half.pts().iter().filter(|p| p.x != 0.0 || p.z != 0.0) {
             let phi = continuous_phi(phi_ref, p);
             lo = lo.min(phi);
             hi = hi.max(phi);

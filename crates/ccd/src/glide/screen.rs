@@ -493,13 +493,15 @@ fn subdivide(
     line: &mut Vec<[f64; 3]>,
 ) {
     let (sa, sb) = (a.1, b.1);
-    let chord = (sb[0] - sa[0]).hypot(sb[1] - sa[1]);
-    if depth < 20 && chord > res.pixel {
+    // Squared lengths against squared tolerances: no `hypot` per point (see `GlideFrame::screen`).
+    let sq = |x: f64, y: f64| x * x + y * y;
+    let chord = sq(sb[0] - sa[0], sb[1] - sa[1]);
+    if depth < 20 && chord > res.pixel * res.pixel {
         let m = 0.5 * (a.0 + b.0);
         let sm = frame.screen(m, piece.phi(m));
-        let off = (sm[0] - 0.5 * (sa[0] + sb[0])).hypot(sm[1] - 0.5 * (sa[1] + sb[1]));
+        let off = sq(sm[0] - 0.5 * (sa[0] + sb[0]), sm[1] - 0.5 * (sa[1] + sb[1]));
         let t_off = (sm[2] - 0.5 * (sa[2] + sb[2])).abs();
-        if off > 0.5 * res.pixel || t_off > res.time {
+        if off > 0.25 * res.pixel * res.pixel || t_off > res.time {
             subdivide(frame, piece, a, (m, sm), res, depth + 1, line);
             subdivide(frame, piece, (m, sm), b, res, depth + 1, line);
             return;
