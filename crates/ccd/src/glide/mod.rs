@@ -142,8 +142,8 @@ pub struct GlideCounters {
     pub pieces: usize,
     /// Pixel records made (edge runs, vertices, face extents per row).
     pub records: usize,
-    /// Chords the pieces' boundaries were projected to, and those rasterized: a chord is
-    /// not where no record of the other body can pair with it (glide.md §11).
+    /// Chords the pieces' boundaries were projected to, and those rasterized: only where a
+    /// record of the other body can pair with a chord's runs is it rasterized (glide.md §11).
     pub chords: usize,
     pub chords_rasterized: usize,
     /// Potential collisions from the screen (VF, FV, EE, EV, VE, VV).

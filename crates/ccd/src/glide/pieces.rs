@@ -16,7 +16,7 @@ pub enum Body {
 
 /// Corners a piece can have: a triangle cut by at most four planes (facing, the x = 0 split,
 /// two azimuth limits), each adding at most one corner to a convex polygon.
-const MAX_CORNERS: usize = 8;
+pub const MAX_CORNERS: usize = 8;
 
 /// A convex polygon, in glide coordinates, with what each corner and side came from. Side
 /// `i` runs from corner `i` to corner `i + 1`. Stored inline: pieces are made by the

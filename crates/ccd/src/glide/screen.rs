@@ -3,7 +3,7 @@
 //! faces and edges crossing edges.
 
 use super::frame::GlideFrame;
-use super::pieces::{Body, Piece};
+use super::pieces::{Body, MAX_CORNERS, Piece};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -215,8 +215,8 @@ const MAX_TILES: usize = 1 << 16;
 /// tile, so nothing they would find is lost; most of the tori's chords lie where only one body
 /// projects.
 struct Tiles {
+    /// The pixel, also the margin along h within which the row scans pair records.
     px: f64,
-    m: f64,
     row_lo: i64,
     shift: u32,
     h_lo: f64,
@@ -246,14 +246,13 @@ impl Tiles {
             h_lo = h_lo.min(p[1]);
             h_hi = h_hi.max(p[1]);
         }
-        let m = px;
-        let (h_lo, h_hi) = (h_lo - m, h_hi + m);
+        let (h_lo, h_hi) = (h_lo - px, h_hi + px);
         if !(r_hi - r_lo).is_finite() || !(h_hi - h_lo).is_finite() {
             return None;
         }
         let row_lo = ((r_lo - px) / px).floor() as i64;
         let row_hi = ((r_hi + px) / px).floor() as i64;
-        let (mut shift, mut width) = (TILE_ROWS_LOG2, TILE_PIXELS * m);
+        let (mut shift, mut width) = (TILE_ROWS_LOG2, TILE_PIXELS * px);
         let dims =
             |shift: u32, width: f64| (((row_hi - row_lo) >> shift) as usize + 1, ((h_hi - h_lo) / width) as usize + 1);
         while dims(shift, width).0.saturating_mul(dims(shift, width).1) > MAX_TILES {
@@ -263,15 +262,15 @@ impl Tiles {
         let (nr, nh) = dims(shift, width);
         tiles.clear();
         tiles.resize(nr * nh, 0);
-        Some(Tiles { px, m, row_lo, shift, h_lo, inv_width: 1.0 / width, nh, cull: true })
+        Some(Tiles { px, row_lo, shift, h_lo, inv_width: 1.0 / width, nh, cull: true })
     }
 
     /// The tiles of pixel rows `rows` and heights `[lo, hi]` widened by `widen`. Every row and
     /// h handed in lies within the points the grid was made over, so the indices are in
-    /// range before the clamps, which only catch rounding at the edges.
+    /// range but for rounding at the edges: the clamps, and `mark` and `any` skipping rows
+    /// past the end, catch that.
     fn rect(&self, rows: (i64, i64), lo: f64, hi: f64, widen: f64) -> Rect {
-        let nr_top = usize::MAX >> 1;
-        let row = |r: i64| (((r - self.row_lo).max(0) >> self.shift) as usize).min(nr_top);
+        let row = |r: i64| ((r - self.row_lo).max(0) >> self.shift) as usize;
         let top = self.nh as i32 - 1;
         let col = |h: f64| (((h - self.h_lo) * self.inv_width) as i32).clamp(0, top) as usize;
         Rect { rows: (row(rows.0), row(rows.1)), cols: (col(lo - widen), col(hi + widen)) }
@@ -323,13 +322,11 @@ const PARTNERS: [u8; 6] = {
 #[derive(Clone, Copy, Debug)]
 struct Line {
     start: u32,
-    ends: [u32; MAX_SIDES],
+    ends: [u32; MAX_CORNERS],
     /// The piece's extent in the screen: rows (with slack) and h.
     rows: (i64, i64),
     h: (f64, f64),
 }
-
-const MAX_SIDES: usize = 8;
 
 impl Line {
     fn sides(&self, n: usize) -> impl Iterator<Item = (usize, std::ops::Range<usize>)> + '_ {
@@ -344,7 +341,7 @@ impl Line {
 /// whole box for its extents.
 fn mark(line: &Line, piece: &Piece, points: &[[f64; 3]], grid: &Tiles, tiles: &mut [u8], out: &mut ScreenOutput) {
     let body = piece.body;
-    let m = grid.m;
+    let m = grid.px;
     let n = piece.poly.pts().len();
     for (i, side) in line.sides(n) {
         if piece.poly.edges()[i].is_some() {
@@ -382,6 +379,8 @@ fn rasterize(
     let with_extent = needed(Kind::Extent, grid.rect(line.rows, line.h.0, line.h.1, 0.0));
     let first = line.rows.0;
     if with_extent {
+        // A piece spans at most its diameter over the pixel (≥ 1e-5 of the bodies' size,
+        // `resolution`) plus the slack: some 2·10⁵ rows; the clamp only guards the cast.
         extent.clear();
         extent.resize((line.rows.1 - first + 1).clamp(1, 1 << 24) as usize, (f64::INFINITY, f64::NEG_INFINITY));
     }
@@ -461,11 +460,11 @@ fn ordered(x: f64) -> u64 {
 fn project_piece(frame: &GlideFrame, piece: &Piece, res: ScreenResolution, points: &mut Vec<[f64; 3]>) -> Line {
     let pts = piece.poly.pts();
     let n = pts.len();
-    let corners: [[f64; 3]; MAX_SIDES] =
+    let corners: [[f64; 3]; MAX_CORNERS] =
         std::array::from_fn(|i| if i < n { frame.screen(pts[i], piece.phi(pts[i])) } else { [0.0; 3] });
     let start = points.len();
     points.push(corners[0]);
-    let mut ends = [0u32; MAX_SIDES];
+    let mut ends = [0u32; MAX_CORNERS];
     for i in 0..n {
         let j = (i + 1) % n;
         subdivide(frame, piece, (pts[i], corners[i]), (pts[j], corners[j]), res, 0, points);
