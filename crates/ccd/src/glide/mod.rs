@@ -359,7 +359,7 @@ fn one_step(
     };
     report.counters.tests += tests.len();
     let resolver = Resolver::new(&frame, &pa, &pb, 1e-9 * scale);
-    let mut hits = Vec::new();
+    let mut hits = Vec::with_capacity(tests.len());
     for (&test, &window) in &tests {
         resolver.run(test, window, &mut hits);
     }
@@ -404,11 +404,13 @@ fn face_pieces(frame: &GlideFrame, bodies: [(&GlideBody, &Placed); 2], masks: Op
                 records_vertex: [true; 3],
             }
         };
-        let live: Vec<Face> = (0..mesh.triangles().len() as u32)
-            .filter(|&t| !mesh.is_degenerate(t) && masks.is_none_or(|m| m[k][t as usize]))
-            .map(face)
-            .filter(|f| !slides(frame, body, f.corners, f.normal))
-            .collect();
+        let mut live: Vec<Face> = Vec::with_capacity(masks.map_or(mesh.triangles().len(), |m| kept(&m[k])));
+        live.extend(
+            (0..mesh.triangles().len() as u32)
+                .filter(|&t| !mesh.is_degenerate(t) && masks.is_none_or(|m| m[k][t as usize]))
+                .map(face)
+                .filter(|f| !slides(frame, body, f.corners, f.normal)),
+        );
         const NONE: u32 = u32::MAX;
         let mut edge_owner = vec![NONE; mesh.edges().len()];
         let mut vertex_owner = vec![NONE; mesh.vertices().len()];

@@ -117,7 +117,8 @@ fn continuous_phi(phi_ref: f64, p: DVec3) -> f64 {
 
 /// Maps an angle to `(−π, π]`.
 fn wrap(a: f64) -> f64 {
-    let mut a = a % (2.0 * PI);
+    // Differences of two azimuths, the only use, are within ±2π, where `%` changes nothing.
+    let mut a = if a.abs() > 2.0 * PI { a % (2.0 * PI) } else { a };
     if a > PI {
         a -= 2.0 * PI;
     } else if a <= -PI {
@@ -207,10 +208,12 @@ fn doppel(poly: Poly, body: Body, face: u32, theta: f64, out: &mut Vec<Piece>) {
             // ϕ ≥ c ⇔ x cos c − z sin c ≥ 0 while |ϕ − c| < π, true when c is inside the
             // piece's span of at most π.
             if lo < wlo {
-                part = part.and_then(|p| p.clip(|x| x.x * wlo.cos() - x.z * wlo.sin()));
+                let (sin, cos) = wlo.sin_cos();
+                part = part.and_then(|p| p.clip(|x| x.x * cos - x.z * sin));
             }
             if hi > whi {
-                part = part.and_then(|p| p.clip(|x| -(x.x * whi.cos() - x.z * whi.sin())));
+                let (sin, cos) = whi.sin_cos();
+                part = part.and_then(|p| p.clip(|x| -(x.x * cos - x.z * sin)));
             }
             if let Some(poly) = part {
                 out.push(Piece { body, face, poly, phi_ref, shift });

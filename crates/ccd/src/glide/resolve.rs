@@ -156,7 +156,7 @@ impl<'a> Resolver<'a> {
         let n = a.normals[f as usize];
         let tri = a.mesh.triangle(f).map(|i| a.pts[i as usize]);
         let q = b.pts[v as usize];
-        for s in plane_times(fr, n, -n.dot(tri[0]), q, 1.0, self.tol) {
+        for &s in plane_times(fr, n, -n.dot(tri[0]), q, 1.0, self.tol).as_slice() {
             let turn = fr.turn_at(s);
             let x = fr.flow_with(q, s, turn);
             // A meets B on its backward-facing side only (glide.md §4).
@@ -179,7 +179,7 @@ impl<'a> Resolver<'a> {
         let n = b.normals[f as usize];
         let tri = b.mesh.triangle(f).map(|i| b.pts[i as usize]);
         let p = a.pts[v as usize];
-        for s in plane_times(fr, n, -n.dot(tri[0]), p, -1.0, self.tol) {
+        for &s in plane_times(fr, n, -n.dot(tri[0]), p, -1.0, self.tol).as_slice() {
             let turn = fr.turn_at(s);
             let y = fr.unflow_with(p, s, turn);
             if !inside(y, tri, n, self.tol) || n.dot(fr.velocity(y)) < -self.speed_tol(y) {
@@ -325,7 +325,7 @@ impl Coplanarity {
 /// Times `s ∈ [0, 1]` at which `Φ_{σs}(p)` is on the plane `n · x + d = 0` (glide.md §8):
 /// `f(s) = α cos θs + β sin θs + c s + γ`, split at its critical points (at most two in a
 /// step with `θ < π`) into monotone pieces, each solved by safeguarded Newton.
-pub fn plane_times(frame: &GlideFrame, n: DVec3, d: f64, p: DVec3, sigma: f64, tol: f64) -> Vec<f64> {
+pub fn plane_times(frame: &GlideFrame, n: DVec3, d: f64, p: DVec3, sigma: f64, tol: f64) -> Times {
     let theta = frame.theta();
     let g = frame.glide();
     let alpha = n.x * p.x + n.z * p.z;
@@ -337,8 +337,14 @@ pub fn plane_times(frame: &GlideFrame, n: DVec3, d: f64, p: DVec3, sigma: f64, t
         (alpha * cs + beta * sn + c * s + gamma, theta * (-alpha * sn + beta * cs) + c)
     };
     let f = |s: f64| fd(s).0;
-    let mut cuts = vec![0.0];
+    let mut roots = Times::default();
     let rho = alpha.hypot(beta);
+    // |α cos + β sin| ≤ ρ, and c s lies between 0 and c: f stays within these bounds on [0, 1].
+    if gamma - rho + c.min(0.0) > tol || gamma + rho + c.max(0.0) < -tol {
+        return roots;
+    }
+    let mut cuts = [0.0; Times::MAX];
+    let mut len = 1;
     if theta > 0.0 && rho > 0.0 {
         let kappa = -c / (theta * rho);
         if kappa.abs() <= 1.0 {
@@ -348,33 +354,54 @@ pub fn plane_times(frame: &GlideFrame, n: DVec3, d: f64, p: DVec3, sigma: f64, t
                 for x in [base - delta, -base - delta] {
                     let s = (x + 2.0 * std::f64::consts::PI * k as f64) / theta;
                     if s > 0.0 && s < 1.0 {
-                        cuts.push(s);
+                        cuts[len] = s;
+                        len += 1;
                     }
                 }
             }
         }
     }
-    cuts.push(1.0);
+    cuts[len] = 1.0;
+    let cuts = &mut cuts[..=len];
     cuts.sort_unstable_by(f64::total_cmp);
-    let mut roots: Vec<f64> = Vec::new();
-    let push = |s: f64, roots: &mut Vec<f64>| {
-        if roots.last().is_none_or(|&r| s - r > 1e-12) {
-            roots.push(s);
+    let mut prev = (0.0, f(0.0));
+    for &hi in &cuts[1..] {
+        let cur = (hi, f(hi));
+        if prev.1.abs() <= tol {
+            roots.push(prev.0);
+        } else if prev.1 * cur.1 < 0.0 {
+            roots.push(newton(fd, prev, cur));
         }
-    };
-    for w in cuts.windows(2) {
-        let (lo, hi) = (w[0], w[1]);
-        let (flo, fhi) = (f(lo), f(hi));
-        if flo.abs() <= tol {
-            push(lo, &mut roots);
-        } else if flo * fhi < 0.0 {
-            push(newton(fd, (lo, flo), (hi, fhi)), &mut roots);
-        }
+        prev = cur;
     }
-    if f(1.0).abs() <= tol {
-        push(1.0, &mut roots);
+    if prev.1.abs() <= tol {
+        roots.push(1.0);
     }
     roots
+}
+
+/// The times `plane_times` finds: at most one per monotone piece of the step, between its
+/// at most ten critical points, and the step's end.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Times {
+    len: usize,
+    s: [f64; Times::MAX],
+}
+
+impl Times {
+    const MAX: usize = 12;
+
+    /// Adds a time later than the last by more than 1e-12.
+    fn push(&mut self, s: f64) {
+        if self.len < Times::MAX && (self.len == 0 || s - self.s[self.len - 1] > 1e-12) {
+            self.s[self.len] = s;
+            self.len += 1;
+        }
+    }
+
+    pub fn as_slice(&self) -> &[f64] {
+        &self.s[..self.len]
+    }
 }
 
 /// A root of `f` between `lo` and `hi`, where it changes sign, from `fd(x) = (f(x), f′(x))`:
