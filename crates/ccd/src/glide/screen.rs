@@ -250,8 +250,7 @@ impl Tiles {
         if !(r_hi - r_lo).is_finite() || !(h_hi - h_lo).is_finite() {
             return None;
         }
-        let row_lo = ((r_lo - px) / px).floor() as i64;
-        let row_hi = ((r_hi + px) / px).floor() as i64;
+        let (row_lo, row_hi) = rows_with_slack(r_lo, r_hi, px);
         let (mut shift, mut width) = (TILE_ROWS_LOG2, TILE_PIXELS * px);
         let dims =
             |shift: u32, width: f64| (((row_hi - row_lo) >> shift) as usize + 1, ((h_hi - h_lo) / width) as usize + 1);
@@ -278,8 +277,7 @@ impl Tiles {
 
     /// The rows a chord's runs cover (`runs` adds a pixel's slack at each end).
     fn chord_rows(&self, a: [f64; 3], b: [f64; 3]) -> (i64, i64) {
-        let px = self.px;
-        (((a[0].min(b[0]) - px) / px).floor() as i64, ((a[0].max(b[0]) + px) / px).floor() as i64)
+        rows_with_slack(a[0].min(b[0]), a[0].max(b[0]), self.px)
     }
 
     fn chord(&self, a: [f64; 3], b: [f64; 3], widen: f64) -> Rect {
@@ -287,7 +285,7 @@ impl Tiles {
     }
 
     fn point(&self, p: [f64; 3], widen: f64) -> Rect {
-        let row = (p[0] / self.px).floor() as i64;
+        let row = row_of(p[0], self.px);
         self.rect((row, row), p[1], p[1], widen)
     }
 
@@ -388,7 +386,7 @@ fn rasterize(
         if let Some(v) = vertices[i] {
             let s = points[side.start];
             if needed(Kind::Vertex, grid.point(s, 0.0)) {
-                let row = (s[0] / px).floor() as i64;
+                let row = row_of(s[0], px);
                 out[layer(body, Kind::Vertex)].push(Record { row, id: v, lo: s[1], hi: s[1], t_lo: s[2], t_hi: s[2] });
             }
         }
@@ -476,7 +474,7 @@ fn project_piece(frame: &GlideFrame, piece: &Piece, res: ScreenResolution, point
         h = (h.0.min(p[1]), h.1.max(p[1]));
     }
     let px = res.pixel;
-    let rows = (((r.0 - px) / px).floor() as i64, ((r.1 + px) / px).floor() as i64);
+    let rows = rows_with_slack(r.0, r.1, px);
     Line { start: start as u32, ends, rows, h }
 }
 
@@ -509,6 +507,21 @@ fn subdivide(
     line.push(sb);
 }
 
+/// The pixel row of radius `r`: `⌊r / px⌋`.
+fn row_of(r: f64, px: f64) -> i64 {
+    // `f64::floor` is a library call on baseline x86-64; truncation corrected for negatives is
+    // the same (NaN → 0, saturating at the ends, as `floor() as i64` is).
+    let x = r / px;
+    let t = x as i64;
+    if (t as f64) > x { t.saturating_sub(1) } else { t }
+}
+
+/// The rows from `lo`'s to `hi`'s, each widened by a pixel: those a chord's runs cover (see
+/// `runs`).
+fn rows_with_slack(lo: f64, hi: f64, px: f64) -> (i64, i64) {
+    (row_of(lo - px, px), row_of(hi + px, px))
+}
+
 /// The chord's pixels, one run per row it passes through (what Bresenham's pixels of one row
 /// merge into), with the h and t ranges of the chord inside the row; a pixel's slack in r.
 fn runs(a: [f64; 3], b: [f64; 3], px: f64, mut out: impl FnMut(Record)) {
@@ -516,8 +529,7 @@ fn runs(a: [f64; 3], b: [f64; 3], px: f64, mut out: impl FnMut(Record)) {
     // The chord stands for a curve within half a pixel of it (divide and conquer's
     // tolerance): it also covers the rows a pixel beyond its ends in r, there with its end's
     // h. (A face tangent to a cylinder r = const, on its facing cut, is met at its extreme r.)
-    let first = ((lo[0] - px) / px).floor() as i64;
-    let last = ((hi[0] + px) / px).floor() as i64;
+    let (first, last) = rows_with_slack(lo[0], hi[0], px);
     let inv = if hi[0] > lo[0] { 1.0 / (hi[0] - lo[0]) } else { 0.0 };
     for row in first..=last {
         let (s0, s1) = if inv > 0.0 {
@@ -656,6 +668,15 @@ fn face_intervals(extents: &[Record], pieces: &[Piece], out: &mut Vec<Interval>)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn row_of_is_floor() {
+        for x in [-3.5, -3.0, -2.9999999999, -0.1, -0.0, 0.0, 0.1, 2.0, 2.5, 1e300, -1e300, f64::NAN, f64::INFINITY] {
+            for px in [0.1, 1.0, 3.0] {
+                assert_eq!(row_of(x, px), (x / px).floor() as i64, "{x} / {px}");
+            }
+        }
+    }
 
     /// Every run of a chord lies within the chord's h and t ranges, in its rows and in the
     /// slack row beyond each end; a chord almost level in r once extrapolated h to ≈ 1e14 there.
