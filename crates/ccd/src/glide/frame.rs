@@ -170,8 +170,8 @@ impl Turn {
 
 /// `R_y(a) x`: turns +z toward +x, so the azimuth `ϕ = atan2(x, z)` grows by `a`.
 pub fn rotate_y(x: DVec3, a: f64) -> DVec3 {
-    let (s, c) = a.sin_cos();
-    DVec3::new(c * x.x + s * x.z, x.y, -s * x.x + c * x.z)
+    let (sin, cos) = a.sin_cos();
+    Turn { cos, sin }.apply(x)
 }
 
 fn unit_xz(p: DVec3) -> DVec3 {
