@@ -16,6 +16,6 @@ pub use collider::{Collider, ColliderOptions, DEFAULT_LEAF_SIZE};
 pub use mesh::{Mesh, MeshBuilder, MeshError, MeshStats};
 pub use motion::{Motion, Pose, RelativeMotion, Screw, ScrewPath};
 pub use query::{
-    Contact, ContactKind, Counted, Counters, ProximityPair, QueryOptions, contacts_within, first_contact, intersects,
-    near_triangle_pairs, proximity, proximity_among,
+    Contact, ContactKind, Counted, Counters, InContact, ProximityPair, QueryOptions, contacts_within, first_contact,
+    intersects, near_triangle_pairs, proximity, proximity_among,
 };

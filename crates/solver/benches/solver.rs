@@ -62,6 +62,8 @@ fn resting_plate(k: usize) -> (Frame, Vec<ContactPoint>, Displacement) {
                 point_j: DVec3::new(p.x, p.y, 0.0),
                 normal: DVec3::Z,
                 distance: 0.01 + 0.001 * rng.next().abs(),
+                separation: 0.0,
+                seated: false,
             }
         })
         .collect();
@@ -126,8 +128,9 @@ fn solve_table() {
         let (frame, contacts, d0) = resting_plate(k);
         let slot = [Some(0), None];
         let mut iterations = 0;
+        let bounds: Vec<f64> = contacts.iter().map(|c| 0.01 - c.distance).collect();
         let ms = time(|| {
-            let s = solve(black_box(&[frame]), &slot, black_box(&contacts), &[d0], 0.01);
+            let s = solve(black_box(&[frame]), &slot, black_box(&contacts), &bounds, &[d0]);
             iterations = s.iterations;
             black_box(s);
         });

@@ -2,6 +2,7 @@
 
 use glam::DVec3;
 use mockup_ccd::geometry::{closest_point_on_triangle, closest_points_segments};
+use mockup_ccd::mesh::Sides;
 use mockup_ccd::{Collider, ContactKind, Pose, ProximityPair};
 
 /// Index of a body in its world.
@@ -20,9 +21,15 @@ pub struct ContactPoint {
     pub point_i: DVec3,
     /// On body j (world).
     pub point_j: DVec3,
-    /// Unit, from j toward i.
+    /// Unit, from j toward i: for a pair in contact from the start, the outward direction
+    /// (docs/contact-from-start.md §3), even where i's feature is inside j.
     pub normal: DVec3,
     pub distance: f64,
+    /// `distance`, negative where one feature is inside the other part (pairs in contact from
+    /// the start; for the others it equals `distance`).
+    pub separation: f64,
+    /// The two bodies are in contact from the start (docs/contact-from-start.md §1).
+    pub seated: bool,
 }
 
 impl ContactPoint {
@@ -37,7 +44,75 @@ impl ContactPoint {
             point_j: p.point_b,
             normal: p.normal,
             distance: p.distance,
+            separation: p.distance,
+            seated: false,
         }
+    }
+
+    /// The contact of a pair in contact from the start: its separation signed and its normal
+    /// turned outward by the meshes' sides (docs/contact-from-start.md §3). `side_i`/`side_j`
+    /// are the bodies' meshes with their orientations, `pose_i`/`pose_j` their poses. Features
+    /// nearer than `touching` touch: their separation is 0 and their normal comes from the
+    /// features' shape, not from the rounding noise between their closest points.
+    pub fn seated(
+        mut self,
+        (side_i, pose_i): (&Sides, &Pose),
+        (side_j, pose_j): (&Sides, &Pose),
+        touching: f64,
+    ) -> ContactPoint {
+        self.seated = true;
+        if !(side_i.orientation.consistent && side_j.orientation.consistent) {
+            return self; // no trustworthy side: unsigned, as measured
+        }
+        if self.distance < touching {
+            self.distance = 0.0;
+        }
+        let d = if self.distance == 0.0 { DVec3::ZERO } else { self.point_i - self.point_j };
+        let in_j = |v: DVec3| pose_j.inverse().transform_vector(v);
+        let in_i = |v: DVec3| pose_i.inverse().transform_vector(v);
+        let to_world_j = |v: DVec3| pose_j.transform_vector(v);
+        let to_world_i = |v: DVec3| pose_i.transform_vector(v);
+        let (fi, fj) = (self.feature_i, self.feature_j);
+        // Whether i's feature is outside j (or j's outside i), and the outward normal for
+        // touching features.
+        let (outside, touching_normal) = match self.kind {
+            ContactKind::VertexFace => {
+                let n = to_world_j(side_j.face_normal(fj));
+                (d.dot(n) >= 0.0, n)
+            }
+            ContactKind::FaceVertex => {
+                let n = to_world_i(side_i.face_normal(fi));
+                (-d.dot(n) >= 0.0, -n)
+            }
+            ContactKind::EdgeEdge => {
+                let [p, q] = side_i.mesh.edge_points(fi).map(|x| pose_i.transform_point(x));
+                let [r, t] = side_j.mesh.edge_points(fj).map(|x| pose_j.transform_point(x));
+                let m = (q - p).cross(t - r).normalize_or_zero();
+                let out = to_world_j(side_j.edge_normal(fj));
+                let n = if m == DVec3::ZERO { out } else if m.dot(out) < 0.0 { -m } else { m };
+                (d == DVec3::ZERO || side_j.edge_outside(fj, in_j(d.normalize())), n)
+            }
+            ContactKind::VertexEdge => {
+                (d == DVec3::ZERO || side_j.edge_outside(fj, in_j(d.normalize())), to_world_j(side_j.edge_normal(fj)))
+            }
+            ContactKind::EdgeVertex => {
+                (d == DVec3::ZERO || side_i.edge_outside(fi, in_i(-d.normalize())), -to_world_i(side_i.edge_normal(fi)))
+            }
+            ContactKind::VertexVertex => {
+                let n = to_world_j(side_j.vertex_normal(fj));
+                (d.dot(n) >= 0.0, n)
+            }
+        };
+        let sign = if outside { 1.0 } else { -1.0 };
+        self.separation = sign * self.distance;
+        self.normal = if self.distance > 1e-300 {
+            sign * d / self.distance
+        } else if touching_normal != DVec3::ZERO {
+            touching_normal
+        } else {
+            self.normal
+        };
+        self
     }
 
     /// Same bodies and features.
@@ -107,5 +182,7 @@ pub fn feature_pair(
         point_j: pj,
         normal,
         distance,
+        separation: distance,
+        seated: false,
     }
 }

@@ -72,19 +72,20 @@ fn solve_upper_t(l: &DMat3, y: DVec3) -> DVec3 {
 }
 
 /// The displacement nearest `unconstrained` in the mass metric with every contact's
-/// linearised distance at least `security`. `slot[b]` is body b's index in `frames`, `None`
-/// for a fixed body.
+/// linearised change of distance at least its bound: `n·(δI_i − δI_j) ≥ bounds[k]` (εs − d
+/// keeps εs; docs/contact-from-start.md §3 for pairs in contact from the start). `slot[b]` is
+/// body b's index in `frames`, `None` for a body that does not move.
 pub fn solve(
     frames: &[Frame],
     slot: &[Option<usize>],
     contacts: &[ContactPoint],
+    bounds: &[f64],
     unconstrained: &[Displacement],
-    security: f64,
 ) -> Solution {
     let n = 6 * frames.len();
     let mut rows = Vec::with_capacity(contacts.len() * n);
     let mut linear = Vec::with_capacity(contacts.len());
-    for c in contacts {
+    for (c, &bound) in contacts.iter().zip(bounds) {
         let start = rows.len();
         rows.resize(start + n, 0.0);
         let row = &mut rows[start..];
@@ -102,7 +103,7 @@ pub fn solve(
         };
         side(c.body_i, c.point_i, 1.0);
         side(c.body_j, c.point_j, -1.0);
-        linear.push(security - c.distance - j_delta0);
+        linear.push(bound - j_delta0);
     }
     let mut displacements = unconstrained.to_vec();
     let settings = Settings { tolerance: 1e-10, ..Settings::default() };
@@ -143,6 +144,8 @@ mod tests {
             point_j: point - normal * distance,
             normal,
             distance,
+            separation: distance,
+            seated: false,
         }
     }
 
@@ -217,7 +220,8 @@ mod tests {
                 .map(|_| Displacement { translation: dvec(&mut seed), rotation: dvec(&mut seed) * 0.3 })
                 .collect();
             let eps = 0.01;
-            let sol = solve(&frames, &slot, &contacts, &d0, eps);
+            let bounds: Vec<f64> = contacts.iter().map(|c| eps - c.distance).collect();
+            let sol = solve(&frames, &slot, &contacts, &bounds, &d0);
             if !sol.converged {
                 // Random normals can pinch a body from opposite sides: infeasible. Those are
                 // reported, not solved.
@@ -252,7 +256,7 @@ mod tests {
     fn no_contact_leaves_the_motion_alone() {
         let f = Frame::new(DVec3::ZERO, 2.0, DMat3::IDENTITY).unwrap();
         let d0 = [Displacement { translation: DVec3::new(1.0, 2.0, 3.0), rotation: DVec3::new(0.1, 0.0, 0.0) }];
-        let s = solve(&[f], &[Some(0)], &[], &d0, 0.01);
+        let s = solve(&[f], &[Some(0)], &[], &[], &d0);
         assert_eq!(s.displacements, d0.to_vec());
     }
 
@@ -266,7 +270,8 @@ mod tests {
         let contacts: Vec<ContactPoint> =
             corners.iter().map(|&(x, y)| contact(0, 1, DVec3::new(x, y, 0.02), DVec3::Z, 0.02)).collect();
         let d0 = [Displacement { translation: DVec3::new(0.5, -0.25, -3.0), rotation: DVec3::ZERO }];
-        let s = solve(&[f], &[Some(0), None], &contacts, &d0, 0.01);
+        let bounds: Vec<f64> = contacts.iter().map(|c| 0.01 - c.distance).collect();
+        let s = solve(&[f], &[Some(0), None], &contacts, &bounds, &d0);
         assert!(s.converged);
         let d = s.displacements[0];
         assert!((d.translation - DVec3::new(0.5, -0.25, -0.01)).length() < 1e-12, "{d:?}");

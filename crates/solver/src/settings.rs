@@ -35,6 +35,13 @@ pub struct SolverSettings {
     /// The CCD queries' settings (BM-culling on by default).
     pub query: QueryOptions,
     pub narrow_phase: NarrowPhase,
+    /// A drag pushes other movable parts in its way (false: only the grabbed part moves;
+    /// every other part is an obstacle).
+    pub push_others: bool,
+    /// Every pair is an obstacle to be kept εs apart, also pairs that touch or interfere when
+    /// a drag starts (false: those may leave or slide, never go deeper;
+    /// docs/contact-from-start.md).
+    pub strict: bool,
 }
 
 impl Default for SolverSettings {
@@ -49,6 +56,8 @@ impl Default for SolverSettings {
             contact_window: 1e-3,
             query: QueryOptions::default(),
             narrow_phase: NarrowPhase::Exact,
+            push_others: false,
+            strict: false,
         }
     }
 }

@@ -1,14 +1,18 @@
-//! Bodies, their contacts, and the drag step (docs/solver.md §4).
+//! Bodies, their contacts, and the drag step (docs/solver.md §4; parts in contact from the
+//! start: docs/contact-from-start.md).
 
+use crate::bounds::Aabb;
 use crate::contact::{self, BodyId, ContactPoint};
 use crate::gauss::{self, Displacement, Frame};
 use crate::mass::MassProperties;
+use crate::patch;
 use crate::settings::{NarrowPhase, SolverSettings};
-use glam::{DMat3, DQuat};
+use glam::{DMat3, DQuat, DVec3};
 use mockup_ccd::glide::{GlideBody, GlideOptions, glide_collisions};
+use mockup_ccd::mesh::{Orientation, Place, Sides};
 use mockup_ccd::{
-    Collider, Contact, Counters, Motion, Pose, Screw, contacts_within, first_contact, intersects, near_triangle_pairs,
-    proximity_among,
+    Collider, Contact, ContactKind, Counters, InContact, Motion, Pose, QueryOptions, Screw, contacts_within,
+    first_contact, intersects, near_triangle_pairs, proximity, proximity_among,
 };
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -21,25 +25,38 @@ pub struct Body {
     pub pose: Pose,
     pub fixed: bool,
     pub mass: MassProperties,
+    /// Which side of its surface is outside (docs/contact-from-start.md §2).
+    pub orientation: Orientation,
     /// A ball around the mesh (body frame): centre and radius.
-    sphere: (glam::DVec3, f64),
+    sphere: (DVec3, f64),
     /// The mesh prepared for the glide screen, built the first time it is needed.
     glide: std::sync::OnceLock<Arc<GlideBody>>,
+    /// Counts placements made without the solver; a pair is classified again after one.
+    placement: u64,
 }
 
 impl Body {
     pub fn new(collider: Arc<Collider>, pose: Pose, fixed: bool) -> Body {
         let mass = MassProperties::of(collider.mesh(), collider.tree());
+        let orientation = Orientation::of(collider.mesh());
         let (lo, hi) = collider.mesh().bounds();
         let sphere = (0.5 * (lo + hi), 0.5 * (hi - lo).length());
-        Body { collider, pose, fixed, mass, sphere, glide: std::sync::OnceLock::new() }
+        Body { collider, pose, fixed, mass, orientation, sphere, glide: std::sync::OnceLock::new(), placement: 0 }
     }
 
     fn glide_body(&self) -> &GlideBody {
         self.glide.get_or_init(|| Arc::new(GlideBody::from_collider(self.collider.clone())))
     }
 
-    fn world_center(&self) -> glam::DVec3 {
+    fn sides(&self) -> Sides<'_> {
+        Sides::new(self.collider.mesh(), self.orientation)
+    }
+
+    fn world_box(&self) -> Aabb {
+        Aabb::of(&self.collider, &self.pose)
+    }
+
+    fn world_center(&self) -> DVec3 {
         self.pose.transform_point(self.mass.center)
     }
 
@@ -104,6 +121,17 @@ pub struct StepReport {
     pub unconverged_solves: u32,
     /// Wilhelmsen iterations, summed.
     pub solver_iterations: u64,
+    /// Contact rows the solves took, and how many the convex-hull reduction left
+    /// (docs/contact-from-start.md §6), summed over the solves.
+    pub rows: u64,
+    pub rows_kept: u64,
+    /// The bodies that moved (the grabbed one, and those it pushed).
+    pub movers: Vec<BodyId>,
+    /// Pairs of the movers in contact from the start (docs/contact-from-start.md §1).
+    pub seated_pairs: Vec<(BodyId, BodyId)>,
+    /// Moves undone because a pair in contact from the start would have gone deeper than
+    /// the interference tolerance (docs/contact-from-start.md §3).
+    pub deepening_undone: u32,
     /// First contact and near-simultaneous contacts along the moves.
     pub ccd_time: Duration,
     /// Rebuilding the contact set (proximity queries at εb).
@@ -157,11 +185,25 @@ impl Path {
 pub struct World {
     bodies: Vec<Body>,
     settings: SolverSettings,
+    /// Contacts within εb of the pairs of `focus` with every other body.
     contacts: Vec<ContactPoint>,
-    /// Bodies were added since the contacts were last rebuilt.
-    stale: bool,
+    /// The bodies the contact set is about: the last drag's movers, or the body last placed.
+    focus: Vec<BodyId>,
     /// Per pair of bodies, the triangle pairs near at some earlier relative pose.
     candidates: HashMap<(BodyId, BodyId), Candidates>,
+    /// Per pair classified since either body was last placed without the solver.
+    classified: HashMap<(BodyId, BodyId), PairClass>,
+}
+
+/// How a pair was classified (docs/contact-from-start.md §1).
+#[derive(Clone, Copy, Debug)]
+struct PairClass {
+    /// The two bodies' placements it was classified at.
+    at: (u64, u64),
+    /// In contact from the start.
+    seated: bool,
+    /// Its penetration depth then (§5): how deep it may ever be, less the tolerance.
+    depth: f64,
 }
 
 /// Triangle pairs within `radius` at relative pose `relative` (body i in body j's frame):
@@ -180,15 +222,22 @@ const CANDIDATE_SKIN: f64 = 1.0;
 
 /// How far any point of a ball (`center`, `radius`, body frame) can have moved between two
 /// poses of the body: the centre's displacement plus the rotation's chord at the radius.
-fn moved_at_most(from: &Pose, to: &Pose, (center, radius): (glam::DVec3, f64)) -> f64 {
+fn moved_at_most(from: &Pose, to: &Pose, (center, radius): (DVec3, f64)) -> f64 {
     let d = *to * from.inverse();
     let c = from.transform_point(center);
-    let chord = 2.0 * glam::DVec3::new(d.rotation.x, d.rotation.y, d.rotation.z).length();
+    let chord = 2.0 * DVec3::new(d.rotation.x, d.rotation.y, d.rotation.z).length();
     (d.transform_point(c) - c).length() + chord * radius
+}
+
+fn ordered(a: BodyId, b: BodyId) -> (BodyId, BodyId) {
+    (a.min(b), a.max(b))
 }
 
 enum Moved {
     Full,
+    /// Moved the whole way of a displacement shortened to keep a pair in contact from the
+    /// start within the interference tolerance along the move.
+    Shortened,
     /// Stopped before a contact: at `time` of the sub-step; `linearisation` when the hitting
     /// pair was already a contact, so the linearised constraints let the motion through.
     Blocked {
@@ -200,12 +249,11 @@ enum Moved {
 impl World {
     pub fn new(settings: SolverSettings) -> Result<World, SolverError> {
         settings.validate().map_err(SolverError::Settings)?;
-        Ok(World { bodies: Vec::new(), settings, contacts: Vec::new(), stale: false, candidates: HashMap::new() })
+        Ok(World { settings, ..World::default() })
     }
 
     pub fn add_body(&mut self, collider: Arc<Collider>, pose: Pose, fixed: bool) -> BodyId {
         self.bodies.push(Body::new(collider, pose.normalized(), fixed));
-        self.stale = true;
         self.bodies.len() - 1
     }
 
@@ -224,37 +272,47 @@ impl World {
     pub fn set_settings(&mut self, settings: SolverSettings) -> Result<(), SolverError> {
         settings.validate().map_err(SolverError::Settings)?;
         self.settings = settings;
-        self.stale = true; // εb may have changed
+        // εr and εb may have changed: the classification and the candidates with them.
         self.candidates.clear();
+        self.classified.clear();
+        let focus = std::mem::take(&mut self.focus);
+        self.refresh_contacts(&focus, &mut StepReport::default());
         Ok(())
     }
 
-    /// Places a body without checking anything (loading, undo). Contacts are rebuilt.
+    /// Places a body without checking anything (loading, undo): its pairs are classified
+    /// again, and it becomes the body the contact set is about.
     pub fn set_pose(&mut self, id: BodyId, pose: Pose) -> Result<(), SolverError> {
         if !pose.is_finite() {
             return Err(SolverError::NonFinitePose);
         }
-        self.bodies.get_mut(id).ok_or(SolverError::UnknownBody(id))?.pose = pose.normalized();
-        self.refresh_contacts(&mut Counters::default());
+        let body = self.bodies.get_mut(id).ok_or(SolverError::UnknownBody(id))?;
+        body.pose = pose.normalized();
+        body.placement += 1;
+        self.refresh_contacts(&[id], &mut StepReport::default());
         Ok(())
     }
 
     pub fn set_fixed(&mut self, id: BodyId, fixed: bool) -> Result<(), SolverError> {
         self.bodies.get_mut(id).ok_or(SolverError::UnknownBody(id))?.fixed = fixed;
-        self.refresh_contacts(&mut Counters::default());
         Ok(())
     }
 
-    /// Contacts within εb, as of the last step or change (bodies added since are not in it).
+    /// Contacts within εb of the last drag's moving bodies (or of the body last placed) with
+    /// every other body.
     pub fn contacts(&self) -> &[ContactPoint] {
         &self.contacts
     }
 
     /// Pairs of bodies whose surfaces cross or that contain one another.
     pub fn intersecting_pairs(&self) -> Vec<(BodyId, BodyId)> {
+        let boxes: Vec<Aabb> = self.bodies.iter().map(Body::world_box).collect();
         let mut out = Vec::new();
         for i in 0..self.bodies.len() {
             for j in i + 1..self.bodies.len() {
+                if !boxes[i].overlaps(&boxes[j]) {
+                    continue;
+                }
                 let (a, b) = (&self.bodies[i], &self.bodies[j]);
                 if intersects(&a.collider, &a.pose, &b.collider, &b.pose).value {
                     out.push((i, j));
@@ -264,25 +322,81 @@ impl World {
         out
     }
 
-    fn pairs(&self) -> impl Iterator<Item = (BodyId, BodyId)> + '_ {
-        let n = self.bodies.len();
-        (0..n)
-            .flat_map(move |i| (i + 1..n).map(move |j| (i, j)))
-            .filter(|&(i, j)| !(self.bodies[i].fixed && self.bodies[j].fixed))
+    /// The pairs in contact from the start among those classified at the current placements
+    /// (docs/contact-from-start.md §1).
+    pub fn seated_pairs(&self) -> Vec<(BodyId, BodyId)> {
+        let mut out: Vec<_> = self
+            .classified
+            .iter()
+            .filter(|&(&(i, j), c)| c.seated && c.at == (self.bodies[i].placement, self.bodies[j].placement))
+            .map(|(&p, _)| p)
+            .collect();
+        out.sort_unstable();
+        out
     }
 
-    fn refresh_timed(&mut self, report: &mut StepReport) {
+    /// Bodies other than `b` whose world boxes come within `margin` of `region`.
+    fn near(&self, b: BodyId, region: &Aabb, margin: f64) -> Vec<BodyId> {
+        let region = region.expanded(margin);
+        (0..self.bodies.len()).filter(|&o| o != b && self.bodies[o].world_box().overlaps(&region)).collect()
+    }
+
+    /// The pair's classification if it is current (neither body placed by hand since).
+    fn class(&self, i: BodyId, j: BodyId) -> Option<PairClass> {
+        let pair = ordered(i, j);
+        let at = (self.bodies[pair.0].placement, self.bodies[pair.1].placement);
+        self.classified.get(&pair).copied().filter(|c| c.at == at)
+    }
+
+    /// Whether the pair is in contact from the start (classified pairs only; an unclassified
+    /// pair is farther than εb apart, so free).
+    fn seated(&self, i: BodyId, j: BodyId) -> bool {
+        self.class(i, j).is_some_and(|c| c.seated)
+    }
+
+    /// At the start of a drag: a pair in contact from the start that is now farther than εb
+    /// and does not intersect becomes an ordinary pair.
+    fn release_separated(&mut self, movers: &[BodyId]) {
+        let eb = self.settings.breaking;
+        let seated: Vec<(BodyId, BodyId)> = self
+            .classified
+            .iter()
+            .filter(|&(&(i, j), c)| c.seated && (movers.contains(&i) || movers.contains(&j)))
+            .map(|(&p, _)| p)
+            .collect();
+        for (i, j) in seated {
+            let Some(class) = self.class(i, j) else { continue };
+            let (a, b) = (&self.bodies[i], &self.bodies[j]);
+            let apart = proximity(&a.collider, &a.pose, &b.collider, &b.pose, eb).value.is_empty()
+                && !intersects(&a.collider, &a.pose, &b.collider, &b.pose).value;
+            if apart {
+                self.classified.insert((i, j), PairClass { seated: false, ..class });
+            }
+        }
+    }
+
+    fn refresh_timed(&mut self, movers: &[BodyId], report: &mut StepReport) {
         let clock = Instant::now();
-        self.refresh_contacts(&mut report.counters);
+        self.refresh_contacts(movers, report);
         report.proximity_time += clock.elapsed();
     }
 
-    fn refresh_contacts(&mut self, counters: &mut Counters) {
+    /// Contacts within εb of every pair of a body of `movers` with any other body; those of
+    /// pairs in contact from the start signed and turned outward. A pair not classified at
+    /// the current placements is classified here (docs/contact-from-start.md §1).
+    fn refresh_contacts(&mut self, movers: &[BodyId], report: &mut StepReport) {
         let mut contacts = std::mem::take(&mut self.contacts);
         contacts.clear();
-        let eb = self.settings.breaking;
+        let (er, eb) = (self.settings.repositioning, self.settings.breaking);
         let radius = eb * (1.0 + CANDIDATE_SKIN);
-        let pairs: Vec<_> = self.pairs().collect();
+        let touching = 1e-3 * er;
+        let mut pairs: Vec<(BodyId, BodyId)> = Vec::new();
+        for &m in movers {
+            let region = self.bodies[m].world_box();
+            pairs.extend(self.near(m, &region, radius).into_iter().map(|o| ordered(m, o)));
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
         for (i, j) in pairs {
             let (a, b) = (&self.bodies[i], &self.bodies[j]);
             let relative = b.pose.inverse() * a.pose;
@@ -292,24 +406,118 @@ impl World {
                 .is_some_and(|c| c.radius == radius && moved_at_most(&c.relative, &relative, a.sphere) <= radius - eb);
             if !kept {
                 let r = near_triangle_pairs(&a.collider, &a.pose, &b.collider, &b.pose, radius);
-                *counters += r.counters;
+                report.counters += r.counters;
                 self.candidates.insert((i, j), Candidates { pairs: r.value, relative, radius });
             }
             let candidates = &self.candidates[&(i, j)].pairs;
             let r = proximity_among(&a.collider, &a.pose, &b.collider, &b.pose, eb, candidates);
-            *counters += r.counters;
+            report.counters += r.counters;
+            let first = contacts.len();
             contacts.extend(r.value.iter().map(|p| ContactPoint::from_pair(i, j, p)));
+            let class = match self.class(i, j) {
+                Some(c) => c,
+                None => {
+                    let near = contacts[first..].iter().any(|c| c.distance < er);
+                    let seated = !self.settings.strict
+                        && (near || intersects(&a.collider, &a.pose, &b.collider, &b.pose).value);
+                    PairClass { at: (a.placement, b.placement), seated, depth: f64::NAN }
+                }
+            };
+            if class.seated {
+                let (sa, sb) = (a.sides(), b.sides());
+                for c in &mut contacts[first..] {
+                    *c = c.seated((&sa, &a.pose), (&sb, &b.pose), touching);
+                }
+                // Edges inside flat polygons are no edges of the solids (§3).
+                let flat = |c: &ContactPoint| match c.kind {
+                    ContactKind::EdgeEdge => sa.is_flat(c.feature_i) || sb.is_flat(c.feature_j),
+                    ContactKind::VertexEdge => sb.is_flat(c.feature_j),
+                    ContactKind::EdgeVertex => sa.is_flat(c.feature_i),
+                    _ => false,
+                };
+                let mut k = first;
+                while k < contacts.len() {
+                    if flat(&contacts[k]) { contacts.swap_remove(k); } else { k += 1; }
+                }
+            }
+            if class.depth.is_nan() {
+                // Classified now: its depth is what it may keep.
+                let depth = if class.seated { penetration(&contacts[first..]) } else { 0.0 };
+                self.classified.insert((i, j), PairClass { depth, ..class });
+            }
         }
         self.contacts = contacts;
-        self.stale = false;
+        self.focus = movers.to_vec();
     }
 
-    fn min_distance(&self) -> Option<f64> {
-        self.contacts.iter().map(|c| c.distance).min_by(f64::total_cmp)
+    /// Whether a pair in contact from the start among `moved`'s is deeper than it started
+    /// plus half the interference tolerance (docs/contact-from-start.md §3, §5).
+    fn too_deep(&self, moved: &[BodyId], report: &mut StepReport) -> bool {
+        let tolerance = 0.25 * self.settings.repositioning;
+        let mut pairs: Vec<(BodyId, BodyId)> = self
+            .contacts
+            .iter()
+            .filter(|c| c.seated && (moved.contains(&c.body_i) || moved.contains(&c.body_j)))
+            .map(|c| (c.body_i, c.body_j))
+            .collect();
+        pairs.dedup();
+        for (i, j) in pairs {
+            let allowed = self.class(i, j).map_or(0.0, |c| c.depth) + tolerance;
+            let of_pair: Vec<ContactPoint> =
+                self.contacts.iter().filter(|c| (c.body_i, c.body_j) == (i, j)).copied().collect();
+            if penetration(&of_pair) > allowed {
+                report.deepening_undone += 1;
+                return true;
+            }
+        }
+        false
     }
 
-    /// Moves `body` toward `target`: it stops at contact and slides, never interpenetrating
-    /// (docs/solver.md §4). Other movable bodies are pushed when the contacts require it.
+    /// The right-hand side of a contact's row (docs/solver.md §2; docs/contact-from-start.md
+    /// §3): keep εs, or for a pair in contact from the start never go deeper than its floor.
+    fn bound(&self, c: &ContactPoint) -> f64 {
+        if c.seated {
+            let depth = self.class(c.body_i, c.body_j).map_or(0.0, |p| p.depth);
+            (-depth - c.separation).min(0.0)
+        } else {
+            self.settings.security - c.distance
+        }
+    }
+
+    /// The smallest distance of an ordinary contact: what repositioning acts on.
+    fn min_ordinary_distance(&self) -> Option<f64> {
+        self.contacts.iter().filter(|c| !c.seated).map(|c| c.distance).min_by(f64::total_cmp)
+    }
+
+    /// The bodies a drag of `id` moves: `id`, and with `push_others` every movable body in
+    /// contact with one of them (docs/contact-from-start.md §7), with the contact set about
+    /// them. Without `push_others` the contact set must be about `id` already.
+    fn movers(&mut self, id: BodyId, report: &mut StepReport) -> Vec<BodyId> {
+        let mut movers = vec![id];
+        if !self.settings.push_others {
+            return movers;
+        }
+        loop {
+            self.refresh_timed(&movers, report);
+                let mut more: Vec<BodyId> = self
+                .contacts
+                .iter()
+                .flat_map(|c| [c.body_i, c.body_j])
+                .filter(|&b| !self.bodies[b].fixed && !movers.contains(&b))
+                .collect();
+            if more.is_empty() {
+                return movers;
+            }
+            more.sort_unstable();
+            more.dedup();
+            movers.extend(more);
+        }
+    }
+
+    /// Moves `body` toward `target`: it stops at contact and slides, never interpenetrating a
+    /// part it was not in contact with, and never going deeper into one it was
+    /// (docs/solver.md §4, docs/contact-from-start.md). Only `body` moves, unless the settings
+    /// push other movable bodies.
     pub fn drag(&mut self, id: BodyId, target: Pose) -> Result<StepReport, SolverError> {
         let body = self.bodies.get(id).ok_or(SolverError::UnknownBody(id))?;
         if body.fixed {
@@ -320,15 +528,18 @@ impl World {
         }
         let target = target.normalized();
         let mut report = StepReport::default();
-        self.refresh_timed(&mut report);
+        self.release_separated(&[id]);
         let s = self.settings;
         let still = |d: &Displacement| d.translation.length() <= 1e-9 * s.security && d.rotation.length() <= 1e-9;
         // A trust region on the unconstrained motion: the constraints are linear in the
         // displacement, the screw is not; a sub-step that gets nowhere because of that retries
         // with a shorter one (docs/solver.md §4).
         let mut reach = 1.0;
+        self.refresh_timed(&[id], &mut report);
+        let mut movers = self.movers(id, &mut report);
         loop {
-            if self.reposition_once(&mut report) {
+            if self.reposition_once(&movers, &mut report) {
+                movers = self.movers(id, &mut report);
                 continue;
             }
             let full = self.bodies[id].displacement_to(&target);
@@ -341,9 +552,12 @@ impl World {
                 break;
             }
             report.substeps += 1;
-            match self.substep(Some((id, d0)), &mut report) {
+            let moved = self.substep(&movers, Some((id, d0)), &mut report);
+            movers = self.movers(id, &mut report);
+            match moved {
                 Moved::Full if reach == 1.0 => break,
                 Moved::Full => reach = (2.0 * reach).min(1.0),
+                Moved::Shortened => {}
                 Moved::Blocked { time, linearisation } => {
                     report.blocked_substeps += 1;
                     if time == 0.0 {
@@ -355,42 +569,49 @@ impl World {
             }
         }
         // The last move may have left a contact below εr (the solve is linearised).
-        while self.reposition_once(&mut report) {}
+        while self.reposition_once(&movers, &mut report) {}
         let b = &self.bodies[id];
         report.pose = b.pose;
         report.reached = still(&b.displacement_to(&target));
         report.contacts = self.contacts.len();
-        report.min_distance = self.min_distance();
+        report.min_distance = self.contacts.iter().map(|c| c.distance).min_by(f64::total_cmp);
+        report.movers = movers.clone();
+        let mut seated: Vec<(BodyId, BodyId)> =
+            self.contacts.iter().filter(|c| c.seated).map(|c| (c.body_i, c.body_j)).collect();
+        seated.extend(self.seated_pairs().into_iter().filter(|&(i, j)| movers.contains(&i) || movers.contains(&j)));
+        seated.sort_unstable();
+        seated.dedup();
+        report.seated_pairs = seated;
         Ok(report)
     }
 
-    /// One repositioning cycle (eq. 9) if a contact is nearer than εr and the budget allows.
-    fn reposition_once(&mut self, report: &mut StepReport) -> bool {
+    /// One repositioning cycle (eq. 9) if an ordinary contact is nearer than εr and the
+    /// budget allows.
+    fn reposition_once(&mut self, movers: &[BodyId], report: &mut StepReport) -> bool {
         let s = self.settings;
-        if self.min_distance().is_some_and(|d| d < s.repositioning) && report.repositioning < s.max_repositioning {
+        if self.min_ordinary_distance().is_some_and(|d| d < s.repositioning)
+            && report.repositioning < s.max_repositioning
+        {
             report.repositioning += 1;
-            self.substep(None, report);
+            self.substep(movers, None, report);
             return true;
         }
         false
     }
 
-    /// One solve and CCD-checked move: toward `drag`'s displacement, or (None) a
+    /// One solve and CCD-checked move of `movers`: toward `drag`'s displacement, or (None) a
     /// repositioning move with zero unconstrained motion.
-    fn substep(&mut self, drag: Option<(BodyId, Displacement)>, report: &mut StepReport) -> Moved {
+    fn substep(&mut self, movers: &[BodyId], drag: Option<(BodyId, Displacement)>, report: &mut StepReport) -> Moved {
         let s = self.settings;
-        // Motion space.
+        // Motion space: the movers.
         let mut slot = vec![None; self.bodies.len()];
         let mut frames = Vec::new();
-        let mut movers = Vec::new();
-        for (b, body) in self.bodies.iter().enumerate() {
-            if body.fixed {
-                continue;
-            }
-            if let Some(f) = body.frame() {
+        let mut in_space = Vec::new();
+        for &b in movers {
+            if let Some(f) = self.bodies[b].frame() {
                 slot[b] = Some(frames.len());
                 frames.push(f);
-                movers.push(b);
+                in_space.push(b);
             }
         }
         let mut d0 = vec![Displacement::default(); frames.len()];
@@ -400,85 +621,165 @@ impl World {
             d0[k] = d;
         }
         let clock = Instant::now();
-        let solution = gauss::solve(&frames, &slot, &self.contacts, &d0, s.security);
+        // How the unconstrained motion would change a contact's distance (ties between rows).
+        let wanted = |c: &ContactPoint| {
+            let moved = |b: BodyId, p: DVec3| {
+                slot[b].map_or(DVec3::ZERO, |k| d0[k].translation + d0[k].rotation.cross(p - frames[k].center))
+            };
+            c.normal.dot(moved(c.body_i, c.point_i) - moved(c.body_j, c.point_j))
+        };
+        // Where a contact meets the part its feature may be inside of, and that part's outward
+        // normal there (the row's normal points from j to i).
+        let other = |c: &ContactPoint| {
+            let on_j = matches!(
+                c.kind,
+                ContactKind::VertexFace | ContactKind::VertexEdge | ContactKind::VertexVertex | ContactKind::EdgeEdge
+            );
+            let (body, feature) = if on_j { (c.body_j, c.feature_j) } else { (c.body_i, c.feature_i) };
+            let b = &self.bodies[body];
+            let mesh = b.collider.mesh();
+            let local = match c.kind {
+                ContactKind::VertexFace | ContactKind::FaceVertex => mesh.triangle_points(feature).iter().sum::<DVec3>() / 3.0,
+                ContactKind::VertexEdge | ContactKind::EdgeVertex | ContactKind::EdgeEdge => {
+                    mesh.edge_points(feature).iter().sum::<DVec3>() / 2.0
+                }
+                ContactKind::VertexVertex => mesh.vertex(feature),
+            };
+            (b.pose.transform_point(local), if on_j { c.normal } else { -c.normal })
+        };
+        let candidates: Vec<ContactPoint> =
+            rows(&self.contacts, 0.25 * s.repositioning, wanted, other).into_iter().map(|k| self.contacts[k]).collect();
+        let bounds: Vec<f64> = candidates.iter().map(|c| self.bound(c)).collect();
+        let kept = patch::corners(&candidates, &bounds, 1e-9 * s.security);
+        let rows: Vec<ContactPoint> = kept.iter().map(|&k| candidates[k]).collect();
+        let row_bounds: Vec<f64> = kept.iter().map(|&k| bounds[k]).collect();
+        report.rows += self.contacts.len() as u64;
+        report.rows_kept += rows.len() as u64;
+        let solution = gauss::solve(&frames, &slot, &rows, &row_bounds, &d0);
         report.solver_time += clock.elapsed();
         report.solver_iterations += solution.iterations as u64;
         if !solution.converged {
             report.unconverged_solves += 1;
         }
+        let scale = self.turn_limit(&in_space, &solution.displacements);
         // Motions along Redon's screws.
-        let mut motions: Vec<Motion> = self.bodies.iter().map(|b| Motion::stationary(b.pose)).collect();
-        let mut moving = vec![false; self.bodies.len()];
-        for (k, &b) in movers.iter().enumerate() {
-            let d = &solution.displacements[k];
-            if d.translation != glam::DVec3::ZERO || d.rotation != glam::DVec3::ZERO {
+        let mut motions: HashMap<BodyId, Motion> = HashMap::new();
+        let mut moving = Vec::new();
+        for (k, &b) in in_space.iter().enumerate() {
+            let d = &Displacement {
+                translation: solution.displacements[k].translation * scale,
+                rotation: solution.displacements[k].rotation * scale,
+            };
+            if d.translation != DVec3::ZERO || d.rotation != DVec3::ZERO {
                 let end = self.bodies[b].displaced(d);
-                motions[b] = Motion::new(self.bodies[b].pose, end);
-                moving[b] = true;
+                motions.insert(b, Motion::new(self.bodies[b].pose, end));
+                moving.push(b);
             }
         }
+        // Pairs whose boxes meet over the move.
+        let mut pairs: Vec<(BodyId, BodyId)> = Vec::new();
+        for &m in &moving {
+            let body = &self.bodies[m];
+            let mo = motions[&m];
+            let swept = Aabb::swept(&body.collider, &mo.from, &mo.to, body.sphere);
+            pairs.extend(self.near(m, &swept, 0.0).into_iter().map(|o| ordered(m, o)));
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
+        for &(i, j) in &pairs {
+            for b in [i, j] {
+                motions.entry(b).or_insert_with(|| Motion::stationary(self.bodies[b].pose));
+            }
+        }
+        let motion_of = |b: BodyId| motions[&b];
         // How each body moves, as its collision check sees it: Redon's screws for the exact
         // CCD, constant-velocity screws for the glide screen (docs/glide.md §3).
-        let paths: Vec<Path> = motions
-            .iter()
-            .map(|m| match s.narrow_phase {
+        let path_of = |b: BodyId| {
+            let m = motion_of(b);
+            match s.narrow_phase {
                 NarrowPhase::Exact => Path::Redon(m.path()),
                 NarrowPhase::Glide(_) => Path::Constant(Screw::from_displacement(&(m.to * m.from.inverse())), m.from),
-            })
-            .collect();
+            }
+        };
         let substep = report.moves.last().map_or(0, |m| m.substep + 1);
         let record = |report: &mut StepReport, until: f64| {
-            for (b, path) in paths.iter().enumerate().filter(|&(b, _)| moving[b]) {
-                report.moves.push(Move { substep, body: b, path: path.clone(), until });
+            for &b in &moving {
+                report.moves.push(Move { substep, body: b, path: path_of(b), until });
+            }
+        };
+        let seated: Vec<bool> = pairs.iter().map(|&(i, j)| self.seated(i, j)).collect();
+        let options = |k: usize| -> QueryOptions {
+            let (i, j) = pairs[k];
+            QueryOptions {
+                in_contact: seated[k].then(|| InContact {
+                    within: s.breaking,
+                    orientation_a: self.bodies[i].orientation,
+                    orientation_b: self.bodies[j].orientation,
+                }),
+                ..s.query
             }
         };
         // The first contact over every pair with a mover. With the glide screen, its list of
         // every collision of the hitting pair is kept for the near-simultaneous contacts.
         let clock = Instant::now();
-        let mut first: Option<(BodyId, BodyId, Contact)> = None;
+        let mut first: Option<(usize, Contact)> = None;
         let mut glide_list: Vec<Contact> = Vec::new();
-        let pairs: Vec<_> = self.pairs().filter(|&(i, j)| moving[i] || moving[j]).collect();
-        for &(i, j) in &pairs {
+        for (k, &(i, j)) in pairs.iter().enumerate() {
             let (a, b) = (&self.bodies[i], &self.bodies[j]);
+            let (mi, mj) = (motion_of(i), motion_of(j));
             let (hit, list) = match s.narrow_phase {
                 NarrowPhase::Exact => {
-                    let r = first_contact(&a.collider, &motions[i], &b.collider, &motions[j], &s.query);
+                    let r = first_contact(&a.collider, &mi, &b.collider, &mj, &options(k));
                     report.counters += r.counters;
                     (r.value, Vec::new())
                 }
                 NarrowPhase::Glide(opts) => {
-                    // Only the earliest collisions are used (the first and the contact window).
-                    let opts = GlideOptions { until_first: true, ..opts };
-                    let r = glide_collisions(a.glide_body(), &motions[i], b.glide_body(), &motions[j], &opts);
+                    // Only the earliest collisions are used (the first and the contact window);
+                    // a pair in contact from the start needs them all, some being ignored.
+                    let opts = GlideOptions { until_first: !seated[k], ..opts };
+                    let r = glide_collisions(a.glide_body(), &mi, b.glide_body(), &mj, &opts);
                     report.glide_tests += r.counters.tests as u64;
-                    let list: Vec<Contact> = r.collisions.iter().map(|c| c.contact).collect();
+                    let list: Vec<Contact> = r
+                        .collisions
+                        .iter()
+                        .map(|c| c.contact)
+                        .filter(|c| !seated[k] || self.glide_counts((i, &path_of(i)), (j, &path_of(j)), c))
+                        .collect();
                     (list.first().copied(), list)
                 }
             };
             if let Some(c) = hit
-                && first.is_none_or(|(_, _, f)| c.time < f.time)
+                && first.is_none_or(|(_, f)| c.time < f.time)
             {
-                first = Some((i, j, c));
+                first = Some((k, c));
                 glide_list = list;
             }
         }
-        let Some((i, j, hit)) = first else {
+        let previous: Vec<(BodyId, Pose)> = moving.iter().map(|&b| (b, self.bodies[b].pose)).collect();
+        let Some((k, hit)) = first else {
             report.ccd_time += clock.elapsed();
-            for (b, m) in motions.iter().enumerate() {
-                if moving[b] {
-                    self.bodies[b].pose = m.to.normalized();
-                }
+            for &b in &moving {
+                self.bodies[b].pose = motion_of(b).to.normalized();
             }
-            record(report, 1.0);
-            self.refresh_timed(report);
-            return Moved::Full;
+            self.refresh_timed(movers, report);
+            if self.too_deep(&moving, report) {
+                for &(b, p) in &previous {
+                    self.bodies[b].pose = p;
+                }
+                self.refresh_timed(movers, report);
+                return Moved::Blocked { time: 0.0, linearisation: true };
+            }
+                record(report, 1.0);
+            return if scale < 1.0 { Moved::Shortened } else { Moved::Full };
         };
+        let (i, j) = pairs[k];
+        let (path_i, path_j) = (path_of(i), path_of(j));
         // Back off along the motion from the contact (docs/solver.md §4).
         let pair_at = |t: f64| {
             let (a, b) = (&self.bodies[i], &self.bodies[j]);
             contact::feature_pair(
-                (i, &a.collider, &paths[i].pose_at(t)),
-                (j, &b.collider, &paths[j].pose_at(t)),
+                (i, &a.collider, &path_i.pose_at(t)),
+                (j, &b.collider, &path_j.pose_at(t)),
                 hit.kind,
                 hit.feature_a,
                 hit.feature_b,
@@ -505,7 +806,8 @@ impl World {
         let near = match s.narrow_phase {
             NarrowPhase::Exact => {
                 let (a, b) = (&self.bodies[i], &self.bodies[j]);
-                let near = contacts_within(&a.collider, &motions[i], &b.collider, &motions[j], until, &s.query);
+                let near =
+                    contacts_within(&a.collider, &motion_of(i), &b.collider, &motion_of(j), until, &options(k));
                 report.counters += near.counters;
                 near.value
             }
@@ -513,31 +815,32 @@ impl World {
             NarrowPhase::Glide(_) => glide_list.into_iter().filter(|c| c.time <= until).collect(),
         };
         report.ccd_time += clock.elapsed();
-        let previous: Vec<Pose> = self.bodies.iter().map(|b| b.pose).collect();
         if t_b > 0.0 {
-            for (b, p) in paths.iter().enumerate() {
-                if moving[b] {
-                    self.bodies[b].pose = p.pose_at(t_b).normalized();
-                }
+            for &b in &moving {
+                self.bodies[b].pose = path_of(b).pose_at(t_b).normalized();
             }
             // Two movers are each placed along their own screw, which agrees with their
             // relative screw only at the ends (docs/solver.md §4): check, and stay put if off.
-            let overlap = pairs.iter().filter(|&&(x, y)| moving[x] && moving[y]).any(|&(x, y)| {
-                let (a, b) = (&self.bodies[x], &self.bodies[y]);
-                intersects(&a.collider, &a.pose, &b.collider, &b.pose).value
-            });
-            if overlap {
-                for (b, p) in previous.iter().enumerate() {
-                    self.bodies[b].pose = *p;
+            let overlap = pairs.iter().zip(&seated).filter(|&(&(x, y), _)| moving.contains(&x) && moving.contains(&y)).any(
+                |(&(x, y), &seated)| {
+                    let (a, b) = (&self.bodies[x], &self.bodies[y]);
+                    !seated && intersects(&a.collider, &a.pose, &b.collider, &b.pose).value
+                },
+            );
+            self.refresh_timed(movers, report);
+            if overlap || self.too_deep(&moving, report) {
+                for &(b, p) in &previous {
+                    self.bodies[b].pose = p;
                 }
+                self.refresh_timed(movers, report);
             } else {
                 record(report, t_b);
             }
         }
-        self.refresh_timed(report);
+        let seated_hit = seated[k];
         for c in &near {
             let (a, b) = (&self.bodies[i], &self.bodies[j]);
-            let cp = contact::feature_pair(
+            let mut cp = contact::feature_pair(
                 (i, &a.collider, &a.pose),
                 (j, &b.collider, &b.pose),
                 c.kind,
@@ -545,11 +848,170 @@ impl World {
                 c.feature_b,
                 c.normal,
             );
+            if seated_hit {
+                cp = cp.seated((&a.sides(), &a.pose), (&b.sides(), &b.pose), 1e-3 * s.repositioning);
+            }
             if !self.contacts.iter().any(|k| k.same_features(&cp)) {
                 self.contacts.push(cp);
             }
         }
-        let moved = t_b > 0.0 && self.bodies.iter().zip(&previous).any(|(b, p)| b.pose != *p);
+        let moved = t_b > 0.0 && previous.iter().any(|&(b, p)| self.bodies[b].pose != p);
         Moved::Blocked { time: if moved { t_b } else { 0.0 }, linearisation: d_start <= s.breaking }
     }
+
+    /// The factor that shortens a sub-step's displacements so that no contact point of a pair
+    /// in contact from the start strays more than τ/2 from the straight line between its ends
+    /// (docs/contact-from-start.md §3): the rows hold at the ends, so along the move too, to
+    /// within that. Scaling keeps the rows' bounds, which are never positive for such pairs.
+    fn turn_limit(&self, bodies: &[BodyId], displacements: &[Displacement]) -> f64 {
+        let allowed = 0.25 * self.settings.repositioning;
+        let mut scale: f64 = 1.0;
+        for (k, &b) in bodies.iter().enumerate() {
+            let points: Vec<DVec3> = self
+                .contacts
+                .iter()
+                .filter(|c| c.seated && (c.body_i == b || c.body_j == b))
+                .map(|c| if c.body_i == b { c.point_i } else { c.point_j })
+                .collect();
+            if points.is_empty() {
+                continue;
+            }
+            let body = &self.bodies[b];
+            let deviation = |f: f64| {
+                let d = Displacement { translation: displacements[k].translation * f, rotation: displacements[k].rotation * f };
+                let screw = Screw::from_displacement(&(body.displaced(&d) * body.pose.inverse()));
+                let theta = screw.angle();
+                let Some(o) = screw.axis_point() else { return 0.0 };
+                let rho = points.iter().map(|p| (*p - o).reject_from_normalized(screw.axis()).length()).fold(0.0, f64::max);
+                let sec = 1.0 / (0.5 * theta).cos();
+                theta * theta * (0.25 * rho + screw.axial().abs() * sec * sec / 16.0)
+            };
+            let mut f = scale;
+            while f > 1e-6 && deviation(f) > allowed {
+                f *= (allowed / deviation(f)).sqrt().min(0.9);
+            }
+            scale = scale.min(f);
+        }
+        scale
+    }
+
+    /// Whether a glide collision of a pair in contact from the start counts: its feature pair
+    /// was not in contact at the start, and it enters (docs/contact-from-start.md §4, the
+    /// exact CCD's test, with the bodies' velocities along their paths).
+    fn glide_counts(&self, (i, path_i): (BodyId, &Path), (j, path_j): (BodyId, &Path), c: &Contact) -> bool {
+        let (a, b) = (&self.bodies[i], &self.bodies[j]);
+        let start = contact::feature_pair(
+            (i, &a.collider, &path_i.pose_at(0.0)),
+            (j, &b.collider, &path_j.pose_at(0.0)),
+            c.kind,
+            c.feature_a,
+            c.feature_b,
+            c.normal,
+        );
+        if start.distance < self.settings.breaking {
+            return false;
+        }
+        if !(a.orientation.consistent && b.orientation.consistent) {
+            return true;
+        }
+        let (pose_a, pose_b) = (path_i.pose_at(c.time), path_j.pose_at(c.time));
+        let (on_a, on_b) = (pose_a.inverse().transform_point(c.point), pose_b.inverse().transform_point(c.point));
+        let h = 1e-6;
+        let (lo, hi) = ((c.time - h).max(0.0), (c.time + h).min(1.0));
+        let velocity = |path: &Path, local: DVec3| path.pose_at(hi).transform_point(local) - path.pose_at(lo).transform_point(local);
+        // A's point relative to B, in each body's frame.
+        let relative = velocity(path_i, on_a) - velocity(path_j, on_b);
+        let (in_a, in_b) = (pose_a.inverse().transform_vector(relative), pose_b.inverse().transform_vector(relative));
+        let (sa, sb) = (a.sides(), b.sides());
+        let tol = 1e-7 * self.settings.breaking;
+        match c.kind {
+            ContactKind::VertexFace => {
+                sb.enters(sb.place_on_face(c.feature_b, on_b, tol), in_b) || sa.enters(Place::Vertex(c.feature_a), -in_a)
+            }
+            ContactKind::FaceVertex => {
+                sa.enters(sa.place_on_face(c.feature_a, on_a, tol), -in_a) || sb.enters(Place::Vertex(c.feature_b), in_b)
+            }
+            ContactKind::EdgeEdge => {
+                sb.enters(sb.place_on_edge(c.feature_b, on_b, tol), in_b)
+                    || sa.enters(sa.place_on_edge(c.feature_a, on_a, tol), -in_a)
+            }
+            _ => true,
+        }
+    }
+
+}
+
+/// The penetration depth of one pair's contacts (docs/contact-from-start.md §5): of each
+/// feature's contacts (`inside_feature`), the smallest depth any reads (a feature that one
+/// contact finds on or outside the other part's surface is not inside it: that surface is
+/// nearer than the faces behind which others find it); of those, the largest.
+fn penetration(contacts: &[ContactPoint]) -> f64 {
+    let mut depth: HashMap<(BodyId, BodyId, u8, u32, u32), f64> = HashMap::new();
+    for c in contacts.iter().filter(|c| c.seated) {
+        let d = (-c.separation).max(0.0);
+        depth.entry(inside_feature(c)).and_modify(|x| *x = x.min(d)).or_insert(d);
+    }
+    depth.values().fold(0.0, |m, &d| m.max(d))
+}
+
+/// The feature a contact of a pair in contact from the start reads the depth of, with the
+/// pair: i's vertex (VF, VE, VV), j's vertex (FV, EV), or for EE the two edges' crossing
+/// (each EE contact reads its own place along the edges).
+fn inside_feature(c: &ContactPoint) -> (BodyId, BodyId, u8, u32, u32) {
+    let (kind, feature, other) = match c.kind {
+        ContactKind::VertexFace | ContactKind::VertexEdge | ContactKind::VertexVertex => (0, c.feature_i, 0),
+        ContactKind::FaceVertex | ContactKind::EdgeVertex => (1, c.feature_j, 0),
+        ContactKind::EdgeEdge => (2, c.feature_i, c.feature_j),
+    };
+    (c.body_i, c.body_j, kind, feature, other)
+}
+
+/// Which contacts are rows of the solve (docs/contact-from-start.md §3): every ordinary one;
+/// of a pair in contact from the start, every contact of a feature that all its contacts find
+/// more than `tie` outside the other part; of a feature touching or inside it, those whose
+/// depth is within `tie` of the feature's depth (the smallest, §5) — and when those meet the
+/// other part at a convex corner (`other` gives each's centroid and outward normal there, on
+/// the other part), only the one the motion would deepen least (`preference`, larger is
+/// better): outside a convex corner is outside either face, so the depth is kept if any one
+/// is; at a concave corner it must be kept against all.
+fn rows(
+    contacts: &[ContactPoint],
+    tie: f64,
+    preference: impl Fn(&ContactPoint) -> f64,
+    other: impl Fn(&ContactPoint) -> (DVec3, DVec3),
+) -> Vec<usize> {
+    type Feature = (BodyId, BodyId, u8, u32, u32);
+    // Per feature: its depth, and whether every contact finds it clear outside.
+    let mut features: HashMap<Feature, (f64, bool)> = HashMap::new();
+    for c in contacts.iter().filter(|c| c.seated) {
+        let (d, clear) = ((-c.separation).max(0.0), c.separation > tie);
+        features.entry(inside_feature(c)).and_modify(|x| *x = (x.0.min(d), x.1 && clear)).or_insert((d, clear));
+    }
+    let mut tied: HashMap<Feature, Vec<usize>> = HashMap::new();
+    for (k, c) in contacts.iter().enumerate().filter(|(_, c)| c.seated) {
+        let feature = inside_feature(c);
+        let (depth, clear) = features[&feature];
+        if !clear && (-c.separation).max(0.0) <= depth + tie {
+            tied.entry(feature).or_default().push(k);
+        }
+    }
+    let mut keep: Vec<usize> = (0..contacts.len())
+        .filter(|&k| !contacts[k].seated || features[&inside_feature(&contacts[k])].1)
+        .collect();
+    for ks in tied.values() {
+        let convex = ks.iter().all(|&x| {
+            ks.iter().all(|&y| {
+                let ((cx, nx), (cy, _)) = (other(&contacts[x]), other(&contacts[y]));
+                (cy - cx).dot(nx) <= tie
+            })
+        });
+        if convex {
+            let best = ks.iter().copied().max_by(|&x, &y| preference(&contacts[x]).total_cmp(&preference(&contacts[y])));
+            keep.extend(best);
+        } else {
+            keep.extend_from_slice(ks);
+        }
+    }
+    keep.sort_unstable();
+    keep
 }

@@ -74,6 +74,7 @@ fn the_peg_slides_down_the_bore_to_the_target_projection() {
 #[test]
 fn a_second_movable_part_is_pushed_and_nothing_interpenetrates() {
     let (mut w, _) = floor_world();
+    w.set_settings(SolverSettings { push_others: true, ..*w.settings() }).unwrap();
     let a = w.add_body(cube(0.5), Pose::from_translation(DVec3::new(-2.0, 0.0, 0.52)), false);
     let b = w.add_body(cube(0.5), Pose::from_translation(DVec3::new(0.0, 0.0, 0.52)), false);
     let b_start = w.body(b).unwrap().pose.translation;
@@ -90,6 +91,25 @@ fn a_second_movable_part_is_pushed_and_nothing_interpenetrates() {
     assert!(pa.x > 1.5, "the dragged part got through to {pa:?}");
     assert!(pb.x > b_start.x + 1.0, "the other part was pushed ahead: {pb:?}");
     assert!(pb.x - pa.x >= 1.0, "and stays ahead of it: {pa:?} {pb:?}");
+}
+
+/// By default only the grabbed part moves: a movable part in its way is an obstacle.
+#[test]
+fn without_pushing_a_second_movable_part_stops_the_dragged_one() {
+    let (mut w, _) = floor_world();
+    let a = w.add_body(cube(0.5), Pose::from_translation(DVec3::new(-2.0, 0.0, 0.52)), false);
+    let b = w.add_body(cube(0.5), Pose::from_translation(DVec3::new(0.0, 0.0, 0.52)), false);
+    let b_start = w.body(b).unwrap().pose;
+    for k in 1..=30 {
+        let target = Pose::from_translation(DVec3::new(-2.0 + 0.15 * k as f64, 0.0, 0.52));
+        let r = w.drag(a, target).unwrap();
+        assert!(w.intersecting_pairs().is_empty(), "step {k}: {r:?}");
+        assert_eq!(r.movers, vec![a]);
+    }
+    assert_eq!(w.body(b).unwrap().pose, b_start);
+    let pa = w.body(a).unwrap().pose.translation;
+    let s = w.settings();
+    assert!(pa.x < -1.0 - s.repositioning && pa.x > -1.0 - s.security * 1.001, "stopped at {pa:?}");
 }
 
 #[test]

@@ -35,6 +35,27 @@ pub struct Hit {
     pub normal: DVec3,
 }
 
+/// Which roots of a feature pair's cubic count (docs/contact-from-start.md §4).
+#[derive(Clone, Copy)]
+pub enum Roots<'a> {
+    /// Every touch: the contacts of a pair that starts apart.
+    All,
+    /// Only crossings into the other part, for a pair in contact from the start: the closure
+    /// gets the would-be hit (its normal is the unit direction from the fixed feature toward
+    /// the side the moving one came from, in the test's frame) and says whether it counts.
+    /// Motion within a face's plane (an identically zero cubic) is sliding, not a root.
+    Entering(&'a dyn Fn(&Hit) -> bool),
+}
+
+impl Roots<'_> {
+    fn counts(&self, hit: &Hit) -> bool {
+        match self {
+            Roots::All => true,
+            Roots::Entering(entering) => entering(hit),
+        }
+    }
+}
+
 /// Sign of `f` just before root `z` (after the previous root `z_prev`): the side the moving
 /// feature came from. Falls back to the derivative when the root is at the very start.
 fn side_before(c: &[f64; 4], z_prev: f64, z: f64) -> f64 {
@@ -54,6 +75,19 @@ fn vf_cubic(p: &[DVec3; 4], tt2: f64, b: DVec3, n: DVec3) -> [f64; 4] {
 /// Vertex `x` (moving, position at time 0) against the fixed triangle `tri` with unit normal
 /// `n`: the earliest `z ≤ z_max` at which the vertex touches the triangle.
 pub fn vertex_face(screw: &Screw, x: DVec3, tri: &[DVec3; 3], n: DVec3, z_max: f64, tol: &Tolerance) -> Option<Hit> {
+    vertex_face_roots(screw, x, tri, n, z_max, tol, Roots::All)
+}
+
+/// [`vertex_face`], counting only the roots `roots` accepts.
+pub fn vertex_face_roots(
+    screw: &Screw,
+    x: DVec3,
+    tri: &[DVec3; 3],
+    n: DVec3,
+    z_max: f64,
+    tol: &Tolerance,
+    roots: Roots,
+) -> Option<Hit> {
     let p = screw.point_poly(x);
     let tt2 = screw.tan_half() * screw.tan_half();
     let c = vf_cubic(&p, tt2, tri[0], n);
@@ -67,10 +101,16 @@ pub fn vertex_face(screw: &Screw, x: DVec3, tri: &[DVec3; 3], n: DVec3, z_max: f
         // not depend on the limit (which changes with the order queries visit pairs in).
         for &z in cubic_roots(&c, 0.0, 1.0, 2.0 * tol.contact).as_slice().iter().take_while(|&&z| z <= z_max) {
             if let Some(point) = touches(z) {
-                return Some(Hit { z, point, normal: side_before(&c, prev, z) * n });
+                let hit = Hit { z, point, normal: side_before(&c, prev, z) * n };
+                if roots.counts(&hit) {
+                    return Some(hit);
+                }
             }
             prev = z;
         }
+        return None;
+    }
+    if let Roots::Entering(_) = roots {
         return None;
     }
     // The vertex moves within the face's plane: it enters through an edge (motion.md §6).
@@ -107,7 +147,24 @@ pub fn face_vertex(
     z_max: f64,
     tol: &Tolerance,
 ) -> Option<Hit> {
-    let hit = vertex_face(inverse, a, tri, n, z_max, tol)?;
+    face_vertex_roots(screw, inverse, a, tri, n, z_max, tol, Roots::All)
+}
+
+/// [`face_vertex`], counting only the roots `roots` accepts; it is given the direction from
+/// the moving face toward the side the fixed vertex came from, in the moving body's time-0
+/// placement.
+#[allow(clippy::too_many_arguments)]
+pub fn face_vertex_roots(
+    screw: &Screw,
+    inverse: &Screw,
+    a: DVec3,
+    tri: &[DVec3; 3],
+    n: DVec3,
+    z_max: f64,
+    tol: &Tolerance,
+    roots: Roots,
+) -> Option<Hit> {
+    let hit = vertex_face_roots(inverse, a, tri, n, z_max, tol, roots)?;
     // `hit.normal` is the moving face's normal toward the vertex's side, in the moving body's
     // time-0 placement; seen from the fixed body it points the other way, then turns with A.
     let t = screw.t_of_z(hit.z);
@@ -118,6 +175,21 @@ pub fn face_vertex(
 /// which the segments touch. Coplanar or parallel edges (identically zero cubic) are left to
 /// the vertex/face tests (motion.md §6).
 pub fn edge_edge(screw: &Screw, p: DVec3, q: DVec3, c: DVec3, d: DVec3, z_max: f64, tol: &Tolerance) -> Option<Hit> {
+    edge_edge_roots(screw, p, q, c, d, z_max, tol, Roots::All)
+}
+
+/// [`edge_edge`], counting only the roots `roots` accepts.
+#[allow(clippy::too_many_arguments)]
+pub fn edge_edge_roots(
+    screw: &Screw,
+    p: DVec3,
+    q: DVec3,
+    c: DVec3,
+    d: DVec3,
+    z_max: f64,
+    tol: &Tolerance,
+    roots: Roots,
+) -> Option<Hit> {
     let e = d - c;
     let pp = screw.point_poly(p);
     let pq = screw.point_poly(q);
@@ -148,7 +220,10 @@ pub fn edge_edge(screw: &Screw, p: DVec3, q: DVec3, c: DVec3, d: DVec3, z_max: f
             } else {
                 separation_before(screw, &pp, &pq, c, d, 0.5 * (prev + z)).unwrap_or_else(|| e.any_orthonormal_vector())
             };
-            return Some(Hit { z, point: 0.5 * (on_a + on_b), normal });
+            let hit = Hit { z, point: 0.5 * (on_a + on_b), normal };
+            if roots.counts(&hit) {
+                return Some(hit);
+            }
         }
         prev = z;
     }

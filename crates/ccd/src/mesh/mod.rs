@@ -1,8 +1,10 @@
 //! Indexed triangle meshes with the adjacency the collision tests need.
 
 mod primitives;
+mod sides;
 
 pub use primitives::MeshBuilder;
+pub use sides::{Orientation, Place, Side, Sides};
 
 use glam::DVec3;
 use thiserror::Error;

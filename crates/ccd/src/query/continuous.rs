@@ -9,9 +9,11 @@
 use super::traversal::open_a;
 use super::{Contact, ContactKind, Counted, Counters, QueryOptions};
 use crate::bvh::{CullMotion, IntervalMotion};
-use crate::elementary::{Hit, Tolerance, edge_edge, face_vertex, vertex_face};
-use crate::mesh::NONE;
+use crate::elementary::{Hit, Roots, Tolerance, edge_edge_roots, face_vertex_roots, vertex_face_roots};
+use crate::geometry::{closest_point_on_triangle, closest_points_segments};
+use crate::mesh::{NONE, Orientation, Place, Sides};
 use crate::{Collider, Mesh, Motion, Pose, RelativeMotion, Screw};
+use glam::DVec3;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
@@ -59,6 +61,23 @@ impl IntervalCache {
         let s = (self.arena.len() - 1) as u32;
         self.slots.insert(key, s);
         s
+    }
+}
+
+/// Two bodies in contact from the start of a motion (docs/contact-from-start.md §4): feature
+/// pairs closer than `within` at its start are left out (the caller's contact constraints
+/// govern them), and of the others only crossings into the other body count.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct InContact {
+    pub within: f64,
+    pub orientation_a: Orientation,
+    pub orientation_b: Orientation,
+}
+
+impl InContact {
+    /// Either mesh is inconsistently wound: every root counts.
+    fn every_root(&self) -> bool {
+        !(self.orientation_a.consistent && self.orientation_b.consistent)
     }
 }
 
@@ -235,6 +254,9 @@ struct Sweep<'a> {
     parallel: bool,
     /// `QueryOptions::every_triangle_pair`.
     every_pair: bool,
+    in_contact: Option<InContact>,
+    /// A's pose in B's frame at the start of the whole motion (where "in contact" is decided).
+    start0: Pose,
 }
 
 /// Node pairs a traversal visits alone before it splits its pending pairs over a second
@@ -464,36 +486,128 @@ impl<'a> Sweep<'a> {
             }
         };
         let start = self.start;
+        let ic = self.in_contact;
+        let sided = ic.filter(|c| !c.every_root());
+        let within = ic.map_or(0.0, |c| c.within);
+        let start0 = self.start0;
         if fb.face {
             let tri_b = mesh_b.triangle_points(tb);
             let n_b = mesh_b.normal(tb);
             for &v in &fa.vertices[..fa.n_vertices] {
+                if ic.is_some() {
+                    let x0 = start0.transform_point(mesh_a.vertex(v));
+                    if (x0 - closest_point_on_triangle(x0, tri_b[0], tri_b[1], tri_b[2])).length() < within {
+                        self.counters.in_contact_skips += 1;
+                        continue;
+                    }
+                }
                 self.counters.vf_tests += 1;
                 let x = start.transform_point(mesh_a.vertex(v));
-                let hit = vertex_face(&self.screw, x, &tri_b, n_b, self.limit(), &self.tol);
+                let path = self.screw.point_poly(x);
+                let entering = |h: &Hit| {
+                    let Some(c) = sided else { return true };
+                    let dir = self.velocity(&self.screw, &path, h.z);
+                    let sb = Sides::new(mesh_b, c.orientation_b);
+                    let sa = Sides::new(mesh_a, c.orientation_a);
+                    let to_a = self.a_at(h.z).inverse();
+                    enters(&sb, sb.place_on_face(tb, h.point, self.place_tol()), dir)
+                        || enters(&sa, Place::Vertex(v), -to_a.transform_vector(dir))
+                };
+                let roots = if sided.is_some() { Roots::Entering(&entering) } else { Roots::All };
+                let hit = vertex_face_roots(&self.screw, x, &tri_b, n_b, self.limit(), &self.tol, roots);
                 self.record(ContactKind::VertexFace, v, tb, hit);
             }
         }
         if fa.face {
             let tri_a = mesh_a.triangle_points(ta).map(|p| start.transform_point(p));
             let n_a = start.transform_vector(mesh_a.normal(ta));
+            let tri_a0 = mesh_a.triangle_points(ta).map(|p| start0.transform_point(p));
             for &v in &fb.vertices[..fb.n_vertices] {
+                let y = mesh_b.vertex(v);
+                if ic.is_some() && (y - closest_point_on_triangle(y, tri_a0[0], tri_a0[1], tri_a0[2])).length() < within {
+                    self.counters.in_contact_skips += 1;
+                    continue;
+                }
                 self.counters.fv_tests += 1;
-                let hit =
-                    face_vertex(&self.screw, &self.inverse, mesh_b.vertex(v), &tri_a, n_a, self.limit(), &self.tol);
+                let path = self.inverse.point_poly(y);
+                // The inner test's frame is A's placement at the piece's start (in B's frame).
+                let entering = |h: &Hit| {
+                    let Some(c) = sided else { return true };
+                    let dir = self.velocity(&self.inverse, &path, h.z);
+                    let sa = Sides::new(mesh_a, c.orientation_a);
+                    let sb = Sides::new(mesh_b, c.orientation_b);
+                    let in_a = start.inverse();
+                    let place = sa.place_on_face(ta, in_a.transform_point(h.point), self.place_tol());
+                    let turn = self.screw.displacement_at(self.screw.t_of_z(h.z));
+                    enters(&sa, place, in_a.transform_vector(dir)) || enters(&sb, Place::Vertex(v), -turn.transform_vector(dir))
+                };
+                let roots = if sided.is_some() { Roots::Entering(&entering) } else { Roots::All };
+                let hit = face_vertex_roots(&self.screw, &self.inverse, y, &tri_a, n_a, self.limit(), &self.tol, roots);
                 self.record(ContactKind::FaceVertex, ta, v, hit);
             }
         }
         for &ea in &fa.edges[..fa.n_edges] {
             let [p, q] = mesh_a.edge_points(ea).map(|x| start.transform_point(x));
+            let [p0, q0] = mesh_a.edge_points(ea).map(|x| start0.transform_point(x));
             for &eb in &fb.edges[..fb.n_edges] {
-                self.counters.ee_tests += 1;
                 let [c, d] = mesh_b.edge_points(eb);
-                let hit = edge_edge(&self.screw, p, q, c, d, self.limit(), &self.tol);
+                // An edge inside a flat polygon is no edge of the solid: a pair in contact
+                // slides across it (docs/contact-from-start.md §4).
+                if let Some(k) = sided
+                    && (Sides::new(mesh_a, k.orientation_a).is_flat(ea) || Sides::new(mesh_b, k.orientation_b).is_flat(eb))
+                {
+                    self.counters.in_contact_skips += 1;
+                    continue;
+                }
+                if ic.is_some() {
+                    let (_, _, x, y) = closest_points_segments(p0, q0, c, d);
+                    if (x - y).length() < within {
+                        self.counters.in_contact_skips += 1;
+                        continue;
+                    }
+                }
+                self.counters.ee_tests += 1;
+                let entering = |h: &Hit| {
+                    let Some(k) = sided else { return true };
+                    let (sa, sb) = (Sides::new(mesh_a, k.orientation_a), Sides::new(mesh_b, k.orientation_b));
+                    // A's edge point at the contact, followed along the motion.
+                    let a_now = self.a_at(h.z);
+                    let on_a = a_now.inverse().transform_point(h.point);
+                    let [pa, qa] = mesh_a.edge_points(ea);
+                    let s = ((on_a - pa).dot(qa - pa) / (qa - pa).length_squared()).clamp(0.0, 1.0);
+                    let path = self.screw.point_poly(start.transform_point(pa + s * (qa - pa)));
+                    let dir = self.velocity(&self.screw, &path, h.z);
+                    let tol = self.place_tol();
+                    enters(&sb, sb.place_on_edge(eb, h.point, tol), dir)
+                        || enters(&sa, sa.place_on_edge(ea, on_a, tol), -a_now.inverse().transform_vector(dir))
+                };
+                let roots = if sided.is_some() { Roots::Entering(&entering) } else { Roots::All };
+                let hit = edge_edge_roots(&self.screw, p, q, c, d, self.limit(), &self.tol, roots);
                 self.record(ContactKind::EdgeEdge, ea, eb, hit);
             }
         }
     }
+
+    /// A's pose in B's frame at `z` of the piece.
+    fn a_at(&self, z: f64) -> Pose {
+        self.screw.displacement_at(self.screw.t_of_z(z)) * self.start
+    }
+
+    /// The direction a point moves in at `z` along `screw` (its polynomial `path`).
+    fn velocity(&self, screw: &Screw, path: &[DVec3; 4], z: f64) -> DVec3 {
+        let h = 1e-6;
+        let (lo, hi) = ((z - h).max(0.0), (z + h).min(1.0));
+        screw.eval_poly(path, hi) - screw.eval_poly(path, lo)
+    }
+
+    /// Contact points this close to a feature's boundary are on it.
+    fn place_tol(&self) -> f64 {
+        1e-9 * self.tol.scale
+    }
+}
+
+fn enters(sides: &Sides, place: Place, dir: DVec3) -> bool {
+    sides.enters(place, dir)
 }
 
 /// Coordinate scale of a query: the largest coordinate magnitude of the two root boxes, A's
@@ -546,7 +660,8 @@ pub(super) fn run(
         let start = path.piece_start(k);
         // Only the first contact: after it the bodies interpenetrate, where culling may drop
         // contacts that `contacts_within` must report (docs/bm-culling.md §1).
-        let culling = (opts.bm_culling && use_tree && mode == Mode::First).then(|| Culling {
+        // Culling rests on a free start (docs/bm-culling.md §1): not for bodies in contact.
+        let culling = (opts.bm_culling && use_tree && mode == Mode::First && opts.in_contact.is_none()).then(|| Culling {
             a: BodyCulling::new(CullMotion::moving(&screw, &start), a.tree().nodes().len()),
             b: BodyCulling::new(CullMotion::fixed(&screw), b.tree().nodes().len()),
         });
@@ -568,6 +683,8 @@ pub(super) fn run(
             shared_limit: None,
             parallel: opts.parallel,
             every_pair: opts.every_triangle_pair,
+            in_contact: opts.in_contact,
+            start0: path.start(),
         };
         if use_tree {
             sweep.traverse();

@@ -7,7 +7,7 @@ mod proximity;
 pub mod reference;
 pub(crate) mod traversal;
 
-pub use continuous::{contacts_within, first_contact};
+pub use continuous::{InContact, contacts_within, first_contact};
 pub use intersects::intersects;
 pub use proximity::{ProximityPair, near_triangle_pairs, proximity, proximity_among};
 
@@ -33,6 +33,9 @@ pub struct Counters {
     pub culled_nodes: u64,
     /// Traversals that split over a second thread (`QueryOptions::parallel`).
     pub parallel_splits: u64,
+    /// Feature pairs left out because they were in contact at the start
+    /// (`QueryOptions::in_contact`).
+    pub in_contact_skips: u64,
 }
 
 impl Counters {
@@ -51,6 +54,7 @@ impl AddAssign for Counters {
         self.cull_tests += o.cull_tests;
         self.culled_nodes += o.culled_nodes;
         self.parallel_splits += o.parallel_splits;
+        self.in_contact_skips += o.in_contact_skips;
     }
 }
 
@@ -141,6 +145,9 @@ pub struct QueryOptions {
     /// each feature is tested through one triangle only (docs/bm-culling.md §5). Same answers,
     /// more tests.
     pub every_triangle_pair: bool,
+    /// The two bodies are in contact from the start (docs/contact-from-start.md §4): only
+    /// entering crossings of feature pairs not already in contact count. `None`: every touch.
+    pub in_contact: Option<InContact>,
 }
 
 impl Default for QueryOptions {
@@ -152,6 +159,7 @@ impl Default for QueryOptions {
             bm_culling: true,
             parallel: true,
             every_triangle_pair: false,
+            in_contact: None,
         }
     }
 }

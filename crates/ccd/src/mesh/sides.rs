@@ -1,0 +1,342 @@
+//! Which side of a mesh's surface is outside (docs/contact-from-start.md §2): what tells a
+//! crossing into a part from one out of it.
+
+use super::Mesh;
+use glam::DVec3;
+
+/// A unit direction whose cosine with a face's normal is below this runs along the face.
+const IN_PLANE: f64 = 1e-9;
+
+/// Where on a surface a point lies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    Face(u32),
+    Edge(u32),
+    Vertex(u32),
+}
+
+/// Which side of a surface a direction leads to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Outside,
+    /// Along the surface, within rounding.
+    Along,
+    Inside,
+    /// At a non-manifold edge or vertex.
+    Unknown,
+}
+
+/// How a mesh's faces wind.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Orientation {
+    /// −1 for a closed mesh wound inward throughout (negative signed volume), +1 otherwise:
+    /// face normals times this point outward.
+    pub sign: f64,
+    /// No manifold edge is run in the same direction by both its faces.
+    pub consistent: bool,
+}
+
+impl Orientation {
+    pub fn of(mesh: &Mesh) -> Orientation {
+        let mut consistent = true;
+        for e in 0..mesh.edges().len() as u32 {
+            let faces = mesh.edge_faces(e);
+            if faces.len() == 2 && runs_forward(mesh, faces[0], e) == runs_forward(mesh, faces[1], e) {
+                consistent = false;
+                break;
+            }
+        }
+        let sign = if mesh.stats().is_closed() && mesh.signed_volume() < 0.0 { -1.0 } else { 1.0 };
+        Orientation { sign, consistent }
+    }
+}
+
+/// Whether triangle `t` runs edge `e` from its first vertex to its second.
+fn runs_forward(mesh: &Mesh, t: u32, e: u32) -> bool {
+    let [a, b] = mesh.edge(e);
+    let tri = mesh.triangle(t);
+    (0..3).any(|i| tri[i] == a && tri[(i + 1) % 3] == b)
+}
+
+/// A mesh with its orientation: outward normals, and whether a direction leaves the solid at
+/// an edge or a vertex.
+#[derive(Clone, Copy, Debug)]
+pub struct Sides<'a> {
+    pub mesh: &'a Mesh,
+    pub orientation: Orientation,
+}
+
+impl<'a> Sides<'a> {
+    pub fn new(mesh: &'a Mesh, orientation: Orientation) -> Sides<'a> {
+        Sides { mesh, orientation }
+    }
+
+    /// The outward unit normal of a face (zero for a degenerate one).
+    pub fn face_normal(&self, t: u32) -> DVec3 {
+        self.orientation.sign * self.mesh.normal(t)
+    }
+
+    /// Whether the point `p + εu` (p inside edge `e`, ε → 0⁺) is outside the solid: for a
+    /// direction perpendicular to the edge, outside either face's plane at a convex edge, both
+    /// at a reflex one, the one face's at a boundary edge; unknown (`true`) at a non-manifold
+    /// edge.
+    pub fn edge_outside(&self, e: u32, u: DVec3) -> bool {
+        matches!(self.side(Place::Edge(e), u), Side::Outside | Side::Unknown)
+    }
+
+    /// The outward direction at an edge: the sum of its faces' outward normals (unit; the
+    /// face's own normal at a boundary edge; zero when unknown).
+    pub fn edge_normal(&self, e: u32) -> DVec3 {
+        let faces = self.mesh.edge_faces(e);
+        if faces.len() > 2 {
+            return DVec3::ZERO;
+        }
+        faces.iter().map(|&f| self.face_normal(f)).sum::<DVec3>().normalize_or_zero()
+    }
+
+    /// The outward direction at a vertex: its faces' outward normals weighted by their angles
+    /// at it (the angle-weighted pseudonormal; unit, zero when they cancel).
+    pub fn vertex_normal(&self, v: u32) -> DVec3 {
+        let mut sum = DVec3::ZERO;
+        for f in self.vertex_faces(v) {
+            if let Some((a, b)) = self.corner_edges(f, v) {
+                sum += a.angle_between(b) * self.face_normal(f);
+            }
+        }
+        sum.normalize_or_zero()
+    }
+
+    /// Whether an edge only splits a flat polygon: exactly two faces, in one plane, wound
+    /// alike. Crossing it is moving within a face, not meeting an edge.
+    pub fn is_flat(&self, e: u32) -> bool {
+        match *self.mesh.edge_faces(e) {
+            [f1, f2] => self.mesh.normal(f1).dot(self.mesh.normal(f2)) > 1.0 - 1e-12,
+            _ => false,
+        }
+    }
+
+    /// The non-degenerate faces around a vertex, each once.
+    fn vertex_faces(&self, v: u32) -> Vec<u32> {
+        let mut faces: Vec<u32> =
+            self.mesh.vertex_edges(v).iter().flat_map(|&e| self.mesh.edge_faces(e).iter().copied()).collect();
+        faces.sort_unstable();
+        faces.dedup();
+        faces
+    }
+
+    /// The two sides of face `f` leaving its corner `v`, in winding order (`None` if `v` is
+    /// not a corner of `f`).
+    fn corner_edges(&self, f: u32, v: u32) -> Option<(DVec3, DVec3)> {
+        let tri = self.mesh.triangle(f);
+        let k = tri.iter().position(|&x| x == v)?;
+        let p = self.mesh.vertex(v);
+        Some((self.mesh.vertex(tri[(k + 1) % 3]) - p, self.mesh.vertex(tri[(k + 2) % 3]) - p))
+    }
+
+    /// Where a point of face `t` lies: inside it, on one of its sides, or at a corner, with
+    /// `tol` a length (docs/contact-from-start.md §4).
+    pub fn place_on_face(&self, t: u32, p: DVec3, tol: f64) -> Place {
+        let tri = self.mesh.triangle(t);
+        let corners = tri.map(|v| self.mesh.vertex(v));
+        if let Some(k) = (0..3).find(|&k| (p - corners[k]).length() <= tol) {
+            return Place::Vertex(tri[k]);
+        }
+        let edges = self.mesh.triangle_edges(t);
+        for k in 0..3 {
+            let (a, b) = (corners[k], corners[(k + 1) % 3]);
+            let ab = b - a;
+            let s = ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0);
+            if (p - (a + s * ab)).length() <= tol && edges[k] != super::NONE {
+                return Place::Edge(edges[k]);
+            }
+        }
+        Place::Face(t)
+    }
+
+    /// Where a point of edge `e` lies: inside it or at an end, `tol` a length.
+    pub fn place_on_edge(&self, e: u32, p: DVec3, tol: f64) -> Place {
+        let [a, b] = self.mesh.edge(e);
+        if (p - self.mesh.vertex(a)).length() <= tol {
+            Place::Vertex(a)
+        } else if (p - self.mesh.vertex(b)).length() <= tol {
+            Place::Vertex(b)
+        } else {
+            Place::Edge(e)
+        }
+    }
+
+    /// Whether a point moving in direction `dir` through `place` goes into the solid there: it
+    /// comes from outside and goes inside (docs/contact-from-start.md §4); an unknown side
+    /// counts as both.
+    pub fn enters(&self, place: Place, dir: DVec3) -> bool {
+        matches!(self.side(place, -dir), Side::Outside | Side::Unknown)
+            && matches!(self.side(place, dir), Side::Inside | Side::Unknown)
+    }
+
+    /// Which side of the surface the point `p + εw` is on, `p` at `place` and ε → 0⁺: the
+    /// sign of `(x − c)·N` for `c` the nearest point of the surface near `p` and `N` the
+    /// pseudonormal there (the face's normal, the sum of an edge's two, the angle-weighted
+    /// one at a vertex), which is the side for a closed manifold surface (Bærentzen and
+    /// Aanæs). Directions within rounding of the surface run `Along` it; at non-manifold
+    /// places the side is `Unknown`.
+    pub fn side(&self, place: Place, w: DVec3) -> Side {
+        let Some(w) = w.try_normalize() else { return Side::Along };
+        let signed = |x: f64| {
+            if x > IN_PLANE {
+                Side::Outside
+            } else if x < -IN_PLANE {
+                Side::Inside
+            } else {
+                Side::Along
+            }
+        };
+        match place {
+            Place::Face(t) => signed(w.dot(self.face_normal(t))),
+            Place::Edge(e) => {
+                let faces = self.mesh.edge_faces(e);
+                if faces.len() > 2 || faces.is_empty() {
+                    return Side::Unknown;
+                }
+                let [a, b] = self.mesh.edge_points(e);
+                let along = (b - a).normalize();
+                let w = w - w.dot(along) * along;
+                if w.length() <= IN_PLANE {
+                    return Side::Along;
+                }
+                // The wedge seen along the edge: the faces leave it in directions d_k.
+                let mut best = (w.length(), self.edge_normal(e));
+                for &f in faces {
+                    let [x, y] = self.mesh.edge(e);
+                    let Some(&c) = self.mesh.triangle(f).iter().find(|&&v| v != x && v != y) else { continue };
+                    let d = (self.mesh.vertex(c) - a).reject_from_normalized(along).normalize_or_zero();
+                    if w.dot(d) > 0.0 {
+                        let off = (w - w.dot(d) * d).length();
+                        if off < best.0 {
+                            best = (off, self.face_normal(f));
+                        }
+                    }
+                }
+                signed(w.dot(best.1))
+            }
+            Place::Vertex(v) => {
+                let p = self.mesh.vertex(v);
+                let mut best = (1.0, self.vertex_normal(v));
+                for &e in self.mesh.vertex_edges(v) {
+                    let faces = self.mesh.edge_faces(e);
+                    if faces.len() > 2 {
+                        return Side::Unknown;
+                    }
+                    let [x, y] = self.mesh.edge(e);
+                    let other = if x == v { y } else { x };
+                    let along = (self.mesh.vertex(other) - p).normalize_or_zero();
+                    if w.dot(along) > 0.0 {
+                        let off = (w - w.dot(along) * along).length();
+                        if off < best.0 {
+                            best = (off, self.edge_normal(e));
+                        }
+                    }
+                }
+                for f in self.vertex_faces(v) {
+                    let Some((a, b)) = self.corner_edges(f, v) else { continue };
+                    let raw = a.cross(b);
+                    let on = w - w.dot(raw.normalize()) * raw.normalize();
+                    // Within the face's angle at the corner: its plane is nearest.
+                    if a.cross(on).dot(raw) >= 0.0 && on.cross(b).dot(raw) >= 0.0 {
+                        let off = w.dot(raw.normalize()).abs();
+                        if off <= best.0 {
+                            best = (off, self.face_normal(f));
+                        }
+                    }
+                }
+                signed(w.dot(best.1))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{MeshBuilder, Pose};
+
+    fn unit_cube() -> Mesh {
+        MeshBuilder::new().cuboid(Pose::default(), DVec3::splat(1.0)).build().unwrap()
+    }
+
+    /// The edge of a cube along +x at y = z = 1: outside is anything with a positive y or z.
+    #[test]
+    fn a_cube_edge_is_convex() {
+        let mesh = unit_cube();
+        let o = Orientation::of(&mesh);
+        assert_eq!(o, Orientation { sign: 1.0, consistent: true });
+        let sides = Sides::new(&mesh, o);
+        let e = (0..mesh.edges().len() as u32)
+            .find(|&e| {
+                let [p, q] = mesh.edge_points(e);
+                (p.y - 1.0).abs() < 1e-12 && (p.z - 1.0).abs() < 1e-12 && (q.y - 1.0).abs() < 1e-12 && (q.z - 1.0).abs() < 1e-12
+            })
+            .expect("the cube has that edge");
+        assert!(sides.edge_outside(e, DVec3::new(0.0, 1.0, 0.0)));
+        assert!(sides.edge_outside(e, DVec3::new(0.0, -0.5, 1.0).normalize()));
+        assert!(!sides.edge_outside(e, DVec3::new(0.0, -1.0, -1.0).normalize()));
+        // Along a face: neither outside nor in.
+        assert!(!sides.edge_outside(e, DVec3::new(0.0, -1.0, 0.0)));
+        let n = sides.edge_normal(e);
+        assert!((n - DVec3::new(0.0, 1.0, 1.0).normalize()).length() < 1e-12);
+    }
+
+    #[test]
+    fn an_inward_cube_flips_its_sides() {
+        let mesh = unit_cube();
+        let flipped =
+            Mesh::new(mesh.vertices().to_vec(), mesh.triangles().iter().map(|&[a, b, c]| [a, c, b]).collect()).unwrap();
+        let o = Orientation::of(&flipped);
+        assert_eq!(o, Orientation { sign: -1.0, consistent: true });
+        let sides = Sides::new(&flipped, o);
+        for t in 0..flipped.triangles().len() as u32 {
+            let centre = flipped.triangle_points(t).iter().sum::<DVec3>() / 3.0;
+            assert!(sides.face_normal(t).dot(centre) > 0.0, "face {t} points inward");
+        }
+        for v in 0..flipped.vertices().len() as u32 {
+            assert!(sides.vertex_normal(v).dot(flipped.vertex(v)) > 0.0);
+        }
+    }
+
+    #[test]
+    fn one_flipped_face_is_inconsistent() {
+        let mesh = unit_cube();
+        let mut tris = mesh.triangles().to_vec();
+        tris[3] = [tris[3][0], tris[3][2], tris[3][1]];
+        assert!(!Orientation::of(&Mesh::new(mesh.vertices().to_vec(), tris).unwrap()).consistent);
+    }
+
+    /// An L-shaped prism's inner corner: outside only where both faces agree.
+    #[test]
+    fn a_reflex_edge_needs_both_faces() {
+        // Two boxes [0,2]×[0,1] and [0,1]×[0,2] in x-y, unioned into an L, extruded along z.
+        let outline = [(0.0, 0.0), (2.0, 0.0), (2.0, 1.0), (1.0, 1.0), (1.0, 2.0), (0.0, 2.0)];
+        let mut vertices = Vec::new();
+        for z in [0.0, 1.0] {
+            vertices.extend(outline.iter().map(|&(x, y)| DVec3::new(x, y, z)));
+        }
+        let mut tris = Vec::new();
+        for i in 0..6u32 {
+            let j = (i + 1) % 6;
+            tris.push([i, j, j + 6]);
+            tris.push([i, j + 6, i + 6]);
+        }
+        // Caps: the L as four triangles (fan from the reflex corner 3).
+        for [a, b, c] in [[3u32, 4, 5], [3, 5, 0], [3, 0, 1], [3, 1, 2]] {
+            tris.push([a, c, b]);
+            tris.push([a + 6, b + 6, c + 6]);
+        }
+        let mesh = Mesh::new(vertices, tris).unwrap();
+        let o = Orientation::of(&mesh);
+        assert_eq!(o, Orientation { sign: 1.0, consistent: true });
+        let sides = Sides::new(&mesh, o);
+        let e = (0..mesh.edges().len() as u32).find(|&e| mesh.edge(e) == [3, 9]).expect("the reflex edge");
+        assert!(sides.edge_outside(e, DVec3::new(1.0, 1.0, 0.0).normalize()));
+        assert!(!sides.edge_outside(e, DVec3::new(1.0, -0.2, 0.0).normalize()));
+        assert!(!sides.edge_outside(e, DVec3::new(-1.0, -1.0, 0.0).normalize()));
+    }
+}

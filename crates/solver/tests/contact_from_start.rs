@@ -1,0 +1,423 @@
+//! Parts in contact from the start (docs/contact-from-start.md): they come out and slide the
+//! way they would in the workshop, and never go deeper into what they started in.
+
+mod common;
+
+use common::Rng;
+use glam::{DQuat, DVec3};
+use mockup_ccd::{Collider, Mesh, MeshBuilder, Pose};
+use mockup_solver::{BodyId, SolverSettings, World};
+use std::sync::Arc;
+
+fn collider(mesh: Mesh) -> Arc<Collider> {
+    Arc::new(Collider::new(mesh))
+}
+
+fn world(size: f64) -> World {
+    World::new(SolverSettings::for_scene_size(size)).unwrap()
+}
+
+/// The interference tolerance τ = εr / 2.
+fn tau(w: &World) -> f64 {
+    0.5 * w.settings().repositioning
+}
+
+/// Drags `part` toward `target` for `frames` calls; the last report.
+fn drag_for(w: &mut World, part: BodyId, target: Pose, frames: usize) -> mockup_solver::StepReport {
+    let mut last = None;
+    for _ in 0..frames {
+        last = Some(w.drag(part, target).unwrap());
+    }
+    last.unwrap()
+}
+
+fn moved(w: &World, part: BodyId, from: Pose) -> DVec3 {
+    w.body(part).unwrap().pose.translation - from.translation
+}
+
+/// A shaft of radius 0.25 pressed into a ring whose bore has the same radius, both with 48
+/// facets, the shaft turned half a facet: each shaft corner stands 0.25 (1 − cos(π/48)) =
+/// 0.00054 inside the ring (εr = 0.00022 < that < εb = 0.00115 for a scene 2.5 wide).
+fn press_fit() -> (World, BodyId, Pose) {
+    let n = 48;
+    let ring = MeshBuilder::new().tube(Pose::IDENTITY, 0.25, 0.5, 0.4, n, 1).build().unwrap();
+    let half_facet = DQuat::from_rotation_z(std::f64::consts::PI / n as f64);
+    let shaft = MeshBuilder::new().cylinder(Pose::new(half_facet, DVec3::ZERO), 0.25, 1.0, n, 1).build().unwrap();
+    let mut w = world(2.5);
+    w.add_body(collider(ring), Pose::IDENTITY, true);
+    let start = Pose::from_translation(DVec3::new(0.0, 0.0, 0.1));
+    let s = w.add_body(collider(shaft), start, false);
+    assert_eq!(w.intersecting_pairs(), vec![(0, 1)], "the press fit interferes");
+    (w, s, start)
+}
+
+#[test]
+fn a_shaft_pressed_into_a_ring_pulls_out() {
+    let (mut w, s, start) = press_fit();
+    let out = Pose::from_translation(DVec3::new(0.0, 0.0, 1.2));
+    let r = drag_for(&mut w, s, out, 20);
+    assert!(r.reached, "the shaft stays at {:?} ({r:?})", r.pose.translation);
+    assert!(w.intersecting_pairs().is_empty());
+    // Out and clear, the pair is an ordinary one again; pushed back it stops short.
+    let r = drag_for(&mut w, s, start, 20);
+    assert!(!r.reached && r.seated_pairs.is_empty(), "{r:?}");
+    assert!(w.intersecting_pairs().is_empty());
+    assert!(w.body(s).unwrap().pose.translation.z > 0.7 - 1e-9 + w.settings().repositioning);
+}
+
+#[test]
+fn a_shaft_pressed_into_a_ring_is_held_sideways() {
+    let (mut w, s, start) = press_fit();
+    for dir in [DVec3::X, DVec3::new(-0.6, 0.8, 0.0), DVec3::new(0.3, -0.2, 0.0)] {
+        let target = Pose::from_translation(start.translation + 0.3 * dir);
+        let r = drag_for(&mut w, s, target, 10);
+        assert!(!r.reached);
+        assert!(!r.seated_pairs.is_empty(), "{r:?}");
+        let sideways = moved(&w, s, start).truncate().length();
+        assert!(sideways <= tau(&w), "moved {sideways} sideways (τ = {})", tau(&w));
+    }
+    // Tilted (a turn about a line across the bore): held as well.
+    let tilt = Pose::new(DQuat::from_rotation_x(0.2), start.translation);
+    drag_for(&mut w, s, tilt, 10);
+    let turned = w.body(s).unwrap().pose.rotation.angle_between(DQuat::IDENTITY);
+    // A point at the shaft's end (0.5 from the ring's middle) moves at most τ.
+    assert!(turned * 0.6 <= tau(&w) + 1e-9, "turned {turned} rad");
+}
+
+/// A square pin in a square hole of the same size through a plate: coincident faces.
+fn pin_in_hole() -> (World, BodyId, Pose) {
+    let hole = |x: f64, y: f64| x.abs() < 0.1 && y.abs() < 0.1;
+    let plate =
+        MeshBuilder::new().perforated_plate(Pose::IDENTITY, [1.0, 1.0], 0.1, [10, 10], 0.0, hole).build().unwrap();
+    let pin = MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::new(0.1, 0.1, 0.3)).build().unwrap();
+    let mut w = world(1.0);
+    w.add_body(collider(plate), Pose::IDENTITY, true);
+    let start = Pose::from_translation(DVec3::new(0.0, 0.0, 0.0));
+    let p = w.add_body(collider(pin), start, false);
+    (w, p, start)
+}
+
+#[test]
+fn a_pin_in_a_zero_clearance_hole_slides_out_and_is_held_sideways() {
+    let (mut w, p, start) = pin_in_hole();
+    let r = drag_for(&mut w, p, Pose::from_translation(DVec3::new(0.3, 0.0, 0.0)), 10);
+    assert!(!r.reached && !r.seated_pairs.is_empty(), "{r:?}");
+    assert!(moved(&w, p, start).length() <= tau(&w), "moved {:?}", moved(&w, p, start));
+    let r = drag_for(&mut w, p, Pose::from_translation(DVec3::new(0.0, 0.0, -0.6)), 20);
+    assert!(r.reached, "{:?}", r.pose);
+    assert!(w.intersecting_pairs().is_empty());
+    // Out, it is an ordinary part: a zero-clearance hole does not take it back.
+    let r = drag_for(&mut w, p, Pose::from_translation(DVec3::new(0.0, 0.0, 0.0)), 20);
+    assert!(!r.reached && r.seated_pairs.is_empty(), "{r:?}");
+    assert!(w.intersecting_pairs().is_empty());
+}
+
+/// A cube resting on a floor, its bottom face on the floor's top face.
+#[test]
+fn a_part_resting_on_a_face_lifts_off_slides_and_is_held() {
+    let mut w = world(10.0);
+    let floor = MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::new(5.0, 5.0, 0.5)).build().unwrap();
+    w.add_body(collider(floor), Pose::from_translation(DVec3::new(0.0, 0.0, -0.5)), true);
+    let cube = MeshBuilder::new().tessellated_cuboid(Pose::IDENTITY, DVec3::splat(0.5), [4, 4, 4]).build().unwrap();
+    let start = Pose::from_translation(DVec3::new(0.0, 0.0, 0.5));
+    let c = w.add_body(collider(cube), start, false);
+    // Down: held.
+    drag_for(&mut w, c, Pose::from_translation(DVec3::new(0.0, 0.0, -1.0)), 5);
+    assert!(moved(&w, c, start).length() <= tau(&w), "{:?}", moved(&w, c, start));
+    // Along the face: it slides all the way, pressed on.
+    let along = Pose::from_translation(DVec3::new(2.0, -1.0, 0.5));
+    let r = drag_for(&mut w, c, along, 5);
+    assert!(r.reached, "{r:?}");
+    let r = drag_for(&mut w, c, Pose::from_translation(DVec3::new(0.0, 0.0, -1.0)), 5);
+    let p = r.pose.translation;
+    assert!((p.x - 0.0).abs() < 1e-6 && (p.y - 0.0).abs() < 1e-6 && (p.z - 0.5).abs() <= tau(&w), "{p:?}");
+    // Off.
+    let r = drag_for(&mut w, c, Pose::from_translation(DVec3::new(0.3, 0.0, 2.0)), 5);
+    assert!(r.reached);
+    assert!(w.intersecting_pairs().is_empty());
+}
+
+/// A cube standing 0.4 εb deep in a floor (tessellation overlap): it comes out upward, slides
+/// along, and does not go deeper.
+#[test]
+fn a_part_overlapping_a_floor_comes_out() {
+    let mut w = world(10.0);
+    let floor = MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::new(5.0, 5.0, 0.5)).build().unwrap();
+    w.add_body(collider(floor), Pose::from_translation(DVec3::new(0.0, 0.0, -0.5)), true);
+    let depth = 0.4 * w.settings().breaking;
+    let cube = MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::splat(0.5)).build().unwrap();
+    let start = Pose::from_translation(DVec3::new(0.0, 0.0, 0.5 - depth));
+    let c = w.add_body(collider(cube), start, false);
+    assert_eq!(w.intersecting_pairs().len(), 1);
+    drag_for(&mut w, c, Pose::from_translation(DVec3::new(0.0, 0.0, -1.0)), 5);
+    assert!(moved(&w, c, start).z >= -tau(&w));
+    let r = drag_for(&mut w, c, Pose::from_translation(DVec3::new(1.0, 1.0, 0.5 - depth)), 5);
+    assert!(r.reached, "{r:?}");
+    let r = drag_for(&mut w, c, Pose::from_translation(DVec3::new(1.0, 1.0, 1.5)), 5);
+    assert!(r.reached, "{r:?}");
+    assert!(w.intersecting_pairs().is_empty());
+}
+
+/// A closed stepped shaft along z: radius `r` from `z0` to `z1`, then a shoulder and radius
+/// `big` up to `z2`; `n` facets around (one solid, not two cylinders pushed together).
+fn stepped_shaft(r: f64, big: f64, [z0, z1, z2]: [f64; 3], n: u32) -> Mesh {
+    let rings = [(r, z0), (r, z1), (big, z1), (big, z2)];
+    let mut vertices = vec![DVec3::new(0.0, 0.0, z0), DVec3::new(0.0, 0.0, z2)];
+    for (radius, z) in rings {
+        for k in 0..n {
+            let a = std::f64::consts::TAU * k as f64 / n as f64;
+            vertices.push(DVec3::new(radius * a.cos(), radius * a.sin(), z));
+        }
+    }
+    let at = |ring: u32, k: u32| 2 + ring * n + k % n;
+    let mut triangles = Vec::new();
+    for k in 0..n {
+        triangles.push([0, at(0, k + 1), at(0, k)]);
+        for ring in 0..3 {
+            let (a, b, c, d) = (at(ring, k), at(ring, k + 1), at(ring + 1, k + 1), at(ring + 1, k));
+            triangles.extend([[a, b, c], [a, c, d]]);
+        }
+        triangles.push([1, at(3, k), at(3, k + 1)]);
+    }
+    Mesh::new(vertices, triangles).unwrap()
+}
+
+/// A stepped shaft: a 0.25 shaft through a ring's 0.25 bore (zero clearance, same facets),
+/// with a 0.4 collar 0.1 above the ring. Pulled down (the wrong way) it stops at the collar;
+/// up it comes out.
+#[test]
+fn a_stepped_shaft_pulled_the_wrong_way_stops_at_its_shoulder() {
+    let n = 32;
+    let ring = MeshBuilder::new().tube(Pose::IDENTITY, 0.25, 0.5, 0.4, n, 1).build().unwrap();
+    // Shaft from z = −0.5 to 0.3, collar from 0.3 to 0.5 (ring top at 0.2).
+    let shaft = stepped_shaft(0.25, 0.4, [-0.5, 0.3, 0.5], n);
+    assert_eq!(mockup_ccd::mesh::Orientation::of(&shaft), mockup_ccd::mesh::Orientation { sign: 1.0, consistent: true });
+    assert!(shaft.stats().is_closed());
+    let mut w = world(2.0);
+    w.add_body(collider(ring), Pose::IDENTITY, true);
+    let start = Pose::IDENTITY;
+    let s = w.add_body(collider(shaft), start, false);
+    let r = drag_for(&mut w, s, Pose::from_translation(DVec3::new(0.0, 0.0, -0.5)), 20);
+    assert!(!r.reached && !r.seated_pairs.is_empty(), "{r:?}");
+    let z = w.body(s).unwrap().pose.translation.z;
+    // The collar's underside (0.3 + z) stops above the ring's top (0.2), within εs.
+    let gap = 0.3 + z - 0.2;
+    assert!(gap >= -tau(&w) && gap <= w.settings().security * 1.001, "collar stopped {gap} above the ring");
+    assert!(w.intersecting_pairs() == vec![(0, 1)] || w.intersecting_pairs().is_empty());
+    let r = drag_for(&mut w, s, Pose::from_translation(DVec3::new(0.0, 0.0, 1.5)), 20);
+    assert!(r.reached, "{r:?}");
+}
+
+/// With `strict`, a pair interfering at the start is an obstacle like any other (today's
+/// behaviour): repositioning tries to push it apart, and the shaft does not come out.
+#[test]
+fn strict_keeps_every_interfering_pair_an_obstacle() {
+    let (mut w, s, _) = press_fit();
+    w.set_settings(SolverSettings { strict: true, ..*w.settings() }).unwrap();
+    let r = drag_for(&mut w, s, Pose::from_translation(DVec3::new(0.0, 0.0, 1.2)), 10);
+    assert!(r.seated_pairs.is_empty() && !r.reached, "{r:?}");
+}
+
+// ---- Randomized: never deeper than the floor plus τ -------------------------------------
+
+/// Penetration depth of two convex meshes: the smallest overlap of their projections over
+/// the separating-axis candidates (face normals and edge cross products); 0 when apart.
+fn convex_depth(a: &Mesh, pa: &Pose, b: &Mesh, pb: &Pose) -> f64 {
+    let va: Vec<DVec3> = a.vertices().iter().map(|&v| pa.transform_point(v)).collect();
+    let vb: Vec<DVec3> = b.vertices().iter().map(|&v| pb.transform_point(v)).collect();
+    let mut axes: Vec<DVec3> = Vec::new();
+    for t in 0..a.triangles().len() as u32 {
+        axes.push(pa.transform_vector(a.normal(t)));
+    }
+    for t in 0..b.triangles().len() as u32 {
+        axes.push(pb.transform_vector(b.normal(t)));
+    }
+    let dirs = |m: &Mesh, p: &Pose| -> Vec<DVec3> {
+        m.edges().iter().map(|&[x, y]| p.transform_vector(m.vertex(y) - m.vertex(x)).normalize()).collect()
+    };
+    for ea in dirs(a, pa) {
+        for eb in dirs(b, pb) {
+            if let Some(n) = ea.cross(eb).try_normalize() {
+                axes.push(n);
+            }
+        }
+    }
+    let mut depth = f64::INFINITY;
+    for n in axes {
+        if n.length_squared() < 0.5 {
+            continue;
+        }
+        let span = |v: &[DVec3]| v.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+            let x = p.dot(n);
+            (lo.min(x), hi.max(x))
+        });
+        let ((a0, a1), (b0, b1)) = (span(&va), span(&vb));
+        let overlap = (a1.min(b1) - a0.max(b0)).max(0.0);
+        depth = depth.min(overlap);
+    }
+    depth
+}
+
+/// Boxes and octagonal prisms set on a block, touching or up to 0.8 εb deep, dragged to random
+/// targets: the pair's penetration depth never exceeds its start plus τ, at the end of every
+/// step and at 8 points along every move.
+#[test]
+fn random_drags_never_go_deeper_than_the_start_plus_tau() {
+    let mut rng = Rng::new(77);
+    let block = MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::new(1.0, 1.0, 0.5)).build().unwrap();
+    let shapes = [
+        MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::new(0.2, 0.15, 0.1)).build().unwrap(),
+        MeshBuilder::new().cylinder(Pose::IDENTITY, 0.15, 0.2, 8, 1).build().unwrap(),
+    ];
+    let (mut steps, mut held) = (0, 0);
+    for case in 0..24 {
+        let shape = &shapes[case % 2];
+        let mut w = world(3.0);
+        w.add_body(collider(block.clone()), Pose::from_translation(DVec3::new(0.0, 0.0, -0.5)), true);
+        let eb = w.settings().breaking;
+        // Rest it on the block's top (z = 0), tilted a little, then sink it.
+        let rotation = rng.rotation(0.3);
+        let lowest = shape.vertices().iter().map(|&v| (rotation * v).z).fold(f64::INFINITY, f64::min);
+        let sink = if case % 3 == 0 { 0.0 } else { 0.8 * eb * (0.5 + 0.5 * rng.next()) };
+        let start = Pose::new(rotation, DVec3::new(0.3 * rng.next(), 0.3 * rng.next(), -lowest - sink));
+        let part = w.add_body(collider(shape.clone()), start, false);
+        let (fixed_mesh, part_mesh) = (block.clone(), shape.clone());
+        let depth_at = |w: &World, pose: &Pose| {
+            convex_depth(&part_mesh, pose, &fixed_mesh, &w.body(0).unwrap().pose)
+        };
+        let limit = depth_at(&w, &start).max(0.0) + tau(&w) + 1e-9;
+        for step in 0..40 {
+            let current = w.body(part).unwrap().pose;
+            let roll = rng.next();
+            let target = if roll < 0.4 {
+                // Into the block, with a turn.
+                Pose::new(rng.rotation(0.2) * current.rotation, current.translation + DVec3::new(0.1 * rng.next(), 0.1 * rng.next(), -0.2))
+            } else if roll < 0.8 {
+                Pose::new(rng.rotation(0.1) * current.rotation, current.translation + rng.vec() * 0.15)
+            } else {
+                Pose::new(current.rotation, current.translation + DVec3::new(rng.next(), rng.next(), 0.0) * 0.3)
+            };
+            let r = w.drag(part, target).unwrap();
+            steps += 1;
+            held += (!r.reached) as u32;
+            let d = depth_at(&w, &r.pose);
+            assert!(d <= limit, "case {case} step {step}: depth {d} > {limit} ({r:?})");
+            for m in &r.moves {
+                for k in 1..8 {
+                    let d = depth_at(&w, &m.pose_at(k as f64 / 8.0));
+                    assert!(d <= limit, "case {case} step {step}: depth {d} > {limit} along a move");
+                }
+            }
+        }
+    }
+    eprintln!("{steps} steps, {held} held");
+    assert!(held > steps / 5, "the drags must press into the block often ({held} of {steps} held)");
+}
+
+/// Whether `p` is inside a closed mesh: its winding number (the sum of the solid angles its
+/// triangles subtend, Van Oosterom–Strackee) is about 1.
+fn inside(mesh: &Mesh, pose: &Pose, p: DVec3) -> bool {
+    let mut w = 0.0;
+    for t in 0..mesh.triangles().len() as u32 {
+        let [a, b, c] = mesh.triangle_points(t).map(|x| pose.transform_point(x) - p);
+        let (la, lb, lc) = (a.length(), b.length(), c.length());
+        let num = a.dot(b.cross(c));
+        let den = la * lb * lc + a.dot(b) * lc + b.dot(c) * la + c.dot(a) * lb;
+        w += 2.0 * num.atan2(den);
+    }
+    w / (4.0 * std::f64::consts::PI) > 0.5
+}
+
+/// How deep either mesh's surface is inside the other, sampled at its vertices and at seven
+/// points along each edge: the largest distance to the other's surface of a sample inside it.
+fn vertex_depth(a: &Mesh, pa: &Pose, b: &Mesh, pb: &Pose) -> f64 {
+    let one_way = |a: &Mesh, pa: &Pose, b: &Mesh, pb: &Pose| {
+        let mut worst: f64 = 0.0;
+        let mut samples: Vec<DVec3> = a.vertices().to_vec();
+        for &[x, y] in a.edges() {
+            let (p, q) = (a.vertex(x), a.vertex(y));
+            samples.extend((1..8).map(|k| p + (q - p) * (k as f64 / 8.0)));
+        }
+        for v in samples {
+            let p = pa.transform_point(v);
+            if !inside(b, pb, p) {
+                continue;
+            }
+            let d = (0..b.triangles().len() as u32)
+                .map(|t| {
+                    let [x, y, z] = b.triangle_points(t).map(|q| pb.transform_point(q));
+                    (p - mockup_ccd::geometry::closest_point_on_triangle(p, x, y, z)).length()
+                })
+                .fold(f64::INFINITY, f64::min);
+            worst = worst.max(d);
+        }
+        worst
+    };
+    one_way(a, pa, b, pb).max(one_way(b, pb, a, pa))
+}
+
+/// A ring with a shaft pressed in, a plate with a pin in a zero-clearance hole: random drags,
+/// pushes into the fixed part and turns; neither part's surface gets deeper into the other
+/// than it started plus τ (brute force over samples of every edge: winding numbers and
+/// distances to every triangle).
+#[test]
+fn random_drags_of_fitted_parts_never_go_deeper() {
+    let mut rng = Rng::new(99);
+    let scenes: Vec<(World, BodyId, Pose)> = vec![press_fit(), pin_in_hole()];
+    let (mut steps, mut held) = (0, 0);
+    for (n, (mut w, part, start)) in scenes.into_iter().enumerate() {
+        let fixed_mesh = w.body(0).unwrap().collider.mesh().clone();
+        let part_mesh = w.body(part).unwrap().collider.mesh().clone();
+        let fixed_pose = w.body(0).unwrap().pose;
+        let depth = |pose: &Pose| vertex_depth(&part_mesh, pose, &fixed_mesh, &fixed_pose);
+        let limit = depth(&start) + tau(&w) + 1e-9;
+        for step in 0..20 {
+            let current = w.body(part).unwrap().pose;
+            let roll = rng.next();
+            let target = if roll < 0.5 {
+                Pose::new(rng.rotation(0.1) * current.rotation, current.translation + DVec3::new(rng.next(), rng.next(), 0.3 * rng.next()) * 0.1)
+            } else {
+                Pose::new(rng.rotation(0.3) * current.rotation, start.translation + rng.vec() * 0.05)
+            };
+            let r = w.drag(part, target).unwrap();
+            steps += 1;
+            held += (!r.reached) as u32;
+            let d = depth(&r.pose);
+            assert!(d <= limit, "scene {n} step {step}: vertex depth {d} > {limit} ({r:?})");
+            for m in &r.moves {
+                let d = depth(&m.pose_at(0.5));
+                assert!(d <= limit, "scene {n} step {step}: vertex depth {d} > {limit} along a move");
+            }
+        }
+    }
+    eprintln!("{steps} steps, {held} held");
+    assert!(held > steps / 4, "the drags must press into the fits ({held} of {steps} held)");
+}
+
+fn with_glide(w: &mut World) {
+    let s = *w.settings();
+    w.set_settings(SolverSettings {
+        narrow_phase: mockup_solver::NarrowPhase::Glide(mockup_ccd::glide::GlideOptions::default()),
+        ..s
+    })
+    .unwrap();
+}
+
+/// The glide screen as the narrow phase applies the same rule.
+#[test]
+fn with_glide_fitted_parts_come_out_and_are_held() {
+    let (mut w, s, start) = press_fit();
+    with_glide(&mut w);
+    let r = drag_for(&mut w, s, Pose::from_translation(start.translation + 0.3 * DVec3::X), 10);
+    assert!(!r.reached && moved(&w, s, start).truncate().length() <= tau(&w), "{r:?}");
+    let out = Pose::from_translation(DVec3::new(0.0, 0.0, 1.2));
+    assert!(w.drag(s, out).unwrap().glide_tests > 0, "the glide screen must have run");
+    let r = drag_for(&mut w, s, out, 20);
+    assert!(r.reached, "{r:?}");
+    let (mut w, p, start) = pin_in_hole();
+    with_glide(&mut w);
+    drag_for(&mut w, p, Pose::from_translation(DVec3::new(0.0, 0.3, 0.0)), 10);
+    assert!(moved(&w, p, start).length() <= tau(&w));
+    let r = drag_for(&mut w, p, Pose::from_translation(DVec3::new(0.0, 0.0, -0.6)), 20);
+    assert!(r.reached, "{r:?}");
+}
