@@ -1,44 +1,80 @@
-//! Closest points and the static triangle/triangle test.
+//! Closest points, triangle/triangle distance and the static triangle/triangle test.
 
 use glam::{DVec2, DVec3};
+
+/// Which part of a triangle a point lies on: a corner, the inside of side `i` (from corner
+/// `i` to corner `i + 1`), or the inside of the face.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TriangleFeature {
+    Vertex(usize),
+    Edge(usize),
+    Face,
+}
 
 /// Closest point of triangle `abc` to `p` (Ericson, *Real-Time Collision Detection* §5.1.5:
 /// Voronoi regions of the vertices, edges and face).
 pub fn closest_point_on_triangle(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> DVec3 {
+    closest_feature_on_triangle(p, a, b, c).0
+}
+
+/// [`closest_point_on_triangle`] with the feature the point lies on. A point at a side's end
+/// is named by the corner.
+pub fn closest_feature_on_triangle(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> (DVec3, TriangleFeature) {
+    // On side `i` at parameter `t` from its first corner: a corner (exactly) at either end.
+    let corners = [a, b, c];
+    let side = |i: usize, t: f64, x: DVec3| match on_side(i, t) {
+        TriangleFeature::Vertex(k) => (corners[k], TriangleFeature::Vertex(k)),
+        f => (x, f),
+    };
     let ab = b - a;
     let ac = c - a;
     let ap = p - a;
     let d1 = ab.dot(ap);
     let d2 = ac.dot(ap);
     if d1 <= 0.0 && d2 <= 0.0 {
-        return a;
+        return (a, TriangleFeature::Vertex(0));
     }
     let bp = p - b;
     let d3 = ab.dot(bp);
     let d4 = ac.dot(bp);
     if d3 >= 0.0 && d4 <= d3 {
-        return b;
+        return (b, TriangleFeature::Vertex(1));
     }
     let vc = d1 * d4 - d3 * d2;
     if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-        return a + d1 / (d1 - d3) * ab;
+        let v = d1 / (d1 - d3);
+        return side(0, v, a + v * ab);
     }
     let cp = p - c;
     let d5 = ab.dot(cp);
     let d6 = ac.dot(cp);
     if d6 >= 0.0 && d5 <= d6 {
-        return c;
+        return (c, TriangleFeature::Vertex(2));
     }
     let vb = d5 * d2 - d1 * d6;
     if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-        return a + d2 / (d2 - d6) * ac;
+        // Side 2 runs from c to a.
+        let w = d2 / (d2 - d6);
+        return side(2, 1.0 - w, a + w * ac);
     }
     let va = d3 * d6 - d5 * d4;
     if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-        return b + (d4 - d3) / ((d4 - d3) + (d5 - d6)) * (c - b);
+        let w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        return side(1, w, b + w * (c - b));
     }
     let denom = 1.0 / (va + vb + vc);
-    a + ab * (vb * denom) + ac * (vc * denom)
+    (a + ab * (vb * denom) + ac * (vc * denom), TriangleFeature::Face)
+}
+
+/// The feature at parameter `t` along side `i` of a triangle: a corner at either end.
+fn on_side(i: usize, t: f64) -> TriangleFeature {
+    if t <= 0.0 {
+        TriangleFeature::Vertex(i)
+    } else if t >= 1.0 {
+        TriangleFeature::Vertex((i + 1) % 3)
+    } else {
+        TriangleFeature::Edge(i)
+    }
 }
 
 /// Closest points of segments `p0 p1` and `q0 q1`: `(s, t, point_on_p, point_on_q)` with
@@ -172,6 +208,96 @@ pub fn triangles_intersect(a: &[DVec3; 3], b: &[DVec3; 3]) -> bool {
         || (0..3).any(|i| segment_crosses_triangle(b[i], b[(i + 1) % 3], a))
 }
 
+/// The closest points of two triangles (docs/queries.md §1.1), with the features they lie
+/// on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TriangleDistance {
+    pub distance: f64,
+    pub point_a: DVec3,
+    pub point_b: DVec3,
+    pub feature_a: TriangleFeature,
+    pub feature_b: TriangleFeature,
+    /// The triangles intersect and no vertex/triangle or edge/edge pair touches: an edge
+    /// (`Edge` feature) crosses the other's face (`Face`) at `point_a == point_b`.
+    pub crossing: bool,
+}
+
+/// Distance between triangles `a` and `b` (non-degenerate). Disjoint ones: the least of the
+/// 6 vertex/triangle and 9 edge/edge distances; ties go to vertex/triangle pairs, A's
+/// vertices first. Intersecting ones: 0, at a touching pair if one is found at distance 0,
+/// else where an edge crosses the other face.
+pub fn triangle_distance(a: &[DVec3; 3], b: &[DVec3; 3]) -> TriangleDistance {
+    let mut best = TriangleDistance {
+        distance: f64::INFINITY,
+        point_a: a[0],
+        point_b: b[0],
+        feature_a: TriangleFeature::Vertex(0),
+        feature_b: TriangleFeature::Vertex(0),
+        crossing: false,
+    };
+    let mut consider = |point_a: DVec3, point_b: DVec3, feature_a, feature_b| {
+        let distance = (point_a - point_b).length();
+        if distance < best.distance {
+            best = TriangleDistance { distance, point_a, point_b, feature_a, feature_b, crossing: false };
+        }
+    };
+    for (i, &p) in a.iter().enumerate() {
+        let (q, f) = closest_feature_on_triangle(p, b[0], b[1], b[2]);
+        consider(p, q, TriangleFeature::Vertex(i), f);
+    }
+    for (j, &q) in b.iter().enumerate() {
+        let (p, f) = closest_feature_on_triangle(q, a[0], a[1], a[2]);
+        consider(p, q, f, TriangleFeature::Vertex(j));
+    }
+    for i in 0..3 {
+        for j in 0..3 {
+            let (s, t, p, q) = closest_points_segments(a[i], a[(i + 1) % 3], b[j], b[(j + 1) % 3]);
+            let (fa, fb) = (on_side(i, s), on_side(j, t));
+            // At a segment's end the point is the corner itself, not `p0 + (p1 − p0)·1`.
+            let exact = |f: TriangleFeature, t: &[DVec3; 3], x: DVec3| match f {
+                TriangleFeature::Vertex(k) => t[k],
+                _ => x,
+            };
+            consider(exact(fa, a, p), exact(fb, b, q), fa, fb);
+        }
+    }
+    if best.distance > 0.0
+        && triangles_intersect(a, b)
+        && let Some(c) = edge_crossing(a, b)
+    {
+        return c;
+    }
+    best
+}
+
+/// Where an edge of one triangle crosses the other (not coplanar): the first such edge, A's
+/// first.
+fn edge_crossing(a: &[DVec3; 3], b: &[DVec3; 3]) -> Option<TriangleDistance> {
+    let cross = |e: &[DVec3; 3], f: &[DVec3; 3]| {
+        (0..3).find_map(|i| {
+            let (p, q) = (e[i], e[(i + 1) % 3]);
+            if !segment_crosses_triangle(p, q, f) {
+                return None;
+            }
+            let (dp, dq) = (orient(f[0], f[1], f[2], p), orient(f[0], f[1], f[2], q));
+            let t = (dp / (dp - dq)).clamp(0.0, 1.0);
+            Some((i, p + (q - p) * t))
+        })
+    };
+    let found = |point: DVec3, feature_a, feature_b| TriangleDistance {
+        distance: 0.0,
+        point_a: point,
+        point_b: point,
+        feature_a,
+        feature_b,
+        crossing: true,
+    };
+    if let Some((i, x)) = cross(a, b) {
+        return Some(found(x, TriangleFeature::Edge(i), TriangleFeature::Face));
+    }
+    cross(b, a).map(|(j, x)| found(x, TriangleFeature::Face, TriangleFeature::Edge(j)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -241,6 +367,98 @@ mod tests {
             if dist > 1e-2 { prop_assert!(!hit); }
             if hit { prop_assert!(dist < 1e-2); }
         }
+    }
+
+    fn arb_triangle() -> impl Strategy<Value = [DVec3; 3]> {
+        proptest::array::uniform3(arb_point()).prop_filter("area", |t| (t[1] - t[0]).cross(t[2] - t[0]).length() > 1e-3)
+    }
+
+    fn segment_distance(p: DVec3, a: DVec3, b: DVec3) -> f64 {
+        (p - closest_points_segments(p, p, a, b).3).length()
+    }
+
+    /// Where a feature says the point is, it is.
+    fn on_feature(x: DVec3, t: &[DVec3; 3], f: TriangleFeature) -> bool {
+        match f {
+            TriangleFeature::Vertex(i) => x == t[i],
+            TriangleFeature::Edge(i) => segment_distance(x, t[i], t[(i + 1) % 3]) < 1e-12,
+            TriangleFeature::Face => (x - closest_point_on_triangle(x, t[0], t[1], t[2])).length() < 1e-12,
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1000))]
+        /// Triangle/triangle distance against sampling: the closest pair of two disjoint
+        /// triangles has a point on an edge of one (docs/queries.md §1.1), so sampling every
+        /// edge of both and projecting on the other triangle brackets the distance. The
+        /// points lie on the features named, and intersecting triangles are at 0.
+        #[test]
+        fn triangle_distance_against_sampling(a in arb_triangle(), b in arb_triangle(), lift in -0.5..1.5f64) {
+            let b = b.map(|p| p + DVec3::Z * lift);
+            let d = triangle_distance(&a, &b);
+            prop_assert!(((d.point_a - d.point_b).length() - d.distance).abs() < 1e-15);
+            prop_assert!(on_feature(d.point_a, &a, d.feature_a), "{:?}", d);
+            prop_assert!(on_feature(d.point_b, &b, d.feature_b), "{:?}", d);
+            let n = 200;
+            let mut sampled = f64::INFINITY;
+            for (x, y) in [(&a, &b), (&b, &a)] {
+                for i in 0..3 {
+                    for k in 0..=n {
+                        let s = x[i].lerp(x[(i + 1) % 3], k as f64 / n as f64);
+                        sampled = sampled.min((s - closest_point_on_triangle(s, y[0], y[1], y[2])).length());
+                    }
+                }
+            }
+            let meet = triangles_intersect(&a, &b);
+            if meet {
+                prop_assert!(d.distance < 1e-12, "{:?}", d);
+            } else {
+                prop_assert!(d.distance > 0.0);
+                prop_assert!(d.distance <= sampled + 1e-12);
+                prop_assert!(d.distance >= sampled - 0.02);
+            }
+            if d.crossing {
+                prop_assert!(meet && d.distance == 0.0 && d.point_a == d.point_b);
+                let kinds = (d.feature_a, d.feature_b);
+                prop_assert!(matches!(kinds, (TriangleFeature::Edge(_), TriangleFeature::Face) | (TriangleFeature::Face, TriangleFeature::Edge(_))));
+            }
+            prop_assert!((triangle_distance(&b, &a).distance - d.distance).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn triangle_distance_cases() {
+        let t = [DVec3::ZERO, DVec3::X, DVec3::Y];
+        // parallel, above the inside: a vertex over the face
+        let above = [DVec3::new(0.2, 0.2, 0.5), DVec3::new(2.0, 0.2, 0.5), DVec3::new(0.2, 2.0, 0.5)];
+        let d = triangle_distance(&t, &above);
+        assert!((d.distance - 0.5).abs() < 1e-15 && !d.crossing);
+        assert_eq!((d.feature_a, d.feature_b), (TriangleFeature::Face, TriangleFeature::Vertex(0)));
+        // skew edges over each other: edge (0, 1) of t and a segment across it 0.3 above
+        let skew = [DVec3::new(0.5, -1.0, 0.3), DVec3::new(0.5, 1.0, 0.3), DVec3::new(0.5, 0.0, 2.0)];
+        let d = triangle_distance(&t, &skew);
+        // the segment crosses above the face: its closest point to t is over the inside
+        assert!((d.distance - 0.3).abs() < 1e-12, "{d:?}");
+        let ridge = [DVec3::new(0.5, -1.0, 0.3), DVec3::new(0.5, -0.5, 0.3), DVec3::new(0.5, -0.75, 2.0)];
+        let d = triangle_distance(&t, &ridge);
+        assert!((d.distance - (0.5f64.powi(2) + 0.3f64.powi(2)).sqrt()).abs() < 1e-12, "{d:?}");
+        assert_eq!((d.feature_a, d.feature_b), (TriangleFeature::Edge(0), TriangleFeature::Vertex(1)));
+        // edges touching across each other: B's side 0 passes through (0.5, 0, 0) on side 0
+        let touch = [DVec3::new(0.5, -0.5, -0.5), DVec3::new(0.5, 0.5, 0.5), DVec3::new(0.5, -1.0, 1.0)];
+        let d = triangle_distance(&t, &touch);
+        assert!(d.distance < 1e-15 && !d.crossing, "{d:?}");
+        assert_eq!((d.feature_a, d.feature_b), (TriangleFeature::Edge(0), TriangleFeature::Edge(0)));
+        // piercing: an edge of the vertical triangle through the middle
+        let pierce = [DVec3::new(0.2, 0.2, -1.0), DVec3::new(0.3, 0.2, 1.0), DVec3::new(0.25, 0.3, 1.0)];
+        let d = triangle_distance(&t, &pierce);
+        assert!(d.crossing && d.distance == 0.0);
+        assert_eq!((d.feature_a, d.feature_b), (TriangleFeature::Face, TriangleFeature::Edge(0)));
+        assert!((d.point_a - DVec3::new(0.25, 0.2, 0.0)).length() < 1e-15);
+        // touching at a vertex: a touch, not a crossing
+        let touch = [DVec3::new(0.25, 0.25, 0.0), DVec3::new(0.25, 0.25, 1.0), DVec3::new(1.0, 1.0, 1.0)];
+        let d = triangle_distance(&t, &touch);
+        assert!(d.distance == 0.0 && !d.crossing);
+        assert_eq!((d.feature_a, d.feature_b), (TriangleFeature::Face, TriangleFeature::Vertex(0)));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! Seed 001 §2 (S. Redon, *Fast Continuous Collision Detection and Handling for Desktop
 //! Virtual Prototyping*). Derivations: `docs/motion.md`, `docs/continuous-obb.md`.
 
+pub mod broad;
 pub mod bvh;
 mod collider;
 pub mod elementary;
@@ -16,6 +17,6 @@ pub use collider::{Collider, ColliderOptions, DEFAULT_LEAF_SIZE};
 pub use mesh::{Mesh, MeshBuilder, MeshError, MeshStats};
 pub use motion::{Motion, Pose, RelativeMotion, Screw, ScrewPath};
 pub use query::{
-    Contact, ContactKind, Counted, Counters, InContact, ProximityPair, QueryOptions, contacts_within, first_contact,
-    intersects, near_triangle_pairs, proximity, proximity_among,
+    ClosestPair, Contact, ContactKind, Counted, Counters, InContact, ProximityPair, QueryOptions, contacts_within,
+    distance, first_contact, intersects, near_triangle_pairs, proximity, proximity_among, ray_cast,
 };

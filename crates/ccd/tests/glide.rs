@@ -9,7 +9,7 @@ use glam::{DQuat, DVec3};
 use mockup_ccd::glide::{
     GlideBody, GlideCollision, GlideOptions, GlideReport, Resolution, glide_collisions, glide_collisions_all_pairs,
 };
-use mockup_ccd::{Collider, ContactKind, Mesh, MeshBuilder, Motion, Pose, QueryOptions, first_contact};
+use mockup_ccd::{Collider, Mesh, MeshBuilder, Motion, Pose, QueryOptions, first_contact};
 use proptest::prelude::*;
 
 /// Closed meshes only: the screen works on polyhedra, whose outside is where the normals point.
@@ -42,58 +42,6 @@ fn proper_keys(r: &GlideReport) -> Vec<[i64; 4]> {
     k.sort();
     k.dedup();
     k
-}
-
-/// Distance between the two features of a collision with the bodies placed at its time by the
-/// glide motion: zero up to rounding for a real contact.
-fn feature_gap(a: &Mesh, b: &Mesh, r: &GlideReport, c: &GlideCollision) -> f64 {
-    let (pa, pb) = (r.motion.pose_a_at(c.contact.time), r.motion.pose_b_at(c.contact.time));
-    let tri = |m: &Mesh, p: &Pose, f: u32| m.triangle_points(f).map(|x| p.transform_point(x));
-    let seg = |m: &Mesh, p: &Pose, e: u32| m.edge_points(e).map(|x| p.transform_point(x));
-    match c.contact.kind {
-        ContactKind::FaceVertex => {
-            point_triangle(pb.transform_point(b.vertex(c.contact.feature_b)), tri(a, &pa, c.contact.feature_a))
-        }
-        ContactKind::VertexFace => {
-            point_triangle(pa.transform_point(a.vertex(c.contact.feature_a)), tri(b, &pb, c.contact.feature_b))
-        }
-        _ => segment_segment(seg(a, &pa, c.contact.feature_a), seg(b, &pb, c.contact.feature_b)),
-    }
-}
-
-fn point_triangle(p: DVec3, [a, b, c]: [DVec3; 3]) -> f64 {
-    let n = (b - a).cross(c - a).normalize();
-    let inside = [(a, b), (b, c), (c, a)].iter().all(|&(u, v)| (v - u).cross(p - u).dot(n) >= -1e-9);
-    if inside {
-        return (p - a).dot(n).abs();
-    }
-    [(a, b), (b, c), (c, a)].iter().map(|&(u, v)| segment_segment([u, v], [p, p])).fold(f64::INFINITY, f64::min)
-}
-
-/// Distance between two segments by dense sampling of one and projection onto the other.
-fn segment_segment([a0, a1]: [DVec3; 2], [b0, b1]: [DVec3; 2]) -> f64 {
-    let onto = |p: DVec3| {
-        let d = b1 - b0;
-        let t = if d.length_squared() > 0.0 { ((p - b0).dot(d) / d.length_squared()).clamp(0.0, 1.0) } else { 0.0 };
-        (p - (b0 + t * d)).length()
-    };
-    // Ternary search on the convex distance along the first segment.
-    let (mut lo, mut hi) = (0.0f64, 1.0f64);
-    for _ in 0..200 {
-        let (m1, m2) = (lo + (hi - lo) / 3.0, hi - (hi - lo) / 3.0);
-        if onto(a0.lerp(a1, m1)) <= onto(a0.lerp(a1, m2)) {
-            hi = m2;
-        } else {
-            lo = m1;
-        }
-    }
-    onto(a0.lerp(a1, 0.5 * (lo + hi)))
-}
-
-fn scale(a: &Mesh, b: &Mesh) -> f64 {
-    let (lo, hi) = a.bounds();
-    let (lo2, hi2) = b.bounds();
-    (hi - lo).length().max((hi2 - lo2).length())
 }
 
 proptest! {
@@ -152,6 +100,22 @@ proptest! {
         let (motion_a, motion_b) = (case.motion_b, case.motion_a);
         let report = glide_collisions(
             &GlideBody::new(a.clone()), &motion_a, &GlideBody::new(b.clone()), &motion_b, &GlideOptions::default());
+        for c in &report.collisions {
+            let gap = feature_gap(&a, &b, &report, c);
+            prop_assert!(gap <= 1e-7 * scale(&a, &b), "gap {} at {:?}", gap, c);
+            prop_assert!(c.contact.time.is_finite() && (0.0..=1.0).contains(&c.contact.time));
+            prop_assert!(c.properness.is_finite() && c.contact.normal.is_finite());
+        }
+    }
+
+    /// Meshes with the flaws of real files (zero-area triangles, a non-manifold fin, turned
+    /// faces, an unreferenced vertex): no panic, every reported collision a real contact.
+    #[test]
+    fn flawed_meshes_are_safe(case in arb_rough_case(), until_first in any::<bool>()) {
+        let (a, b) = (case.b.clone(), case.a.clone());
+        let (motion_a, motion_b) = (case.motion_b, case.motion_a);
+        let opts = GlideOptions { until_first, ..GlideOptions::default() };
+        let report = glide_collisions(&GlideBody::new(a.clone()), &motion_a, &GlideBody::new(b.clone()), &motion_b, &opts);
         for c in &report.collisions {
             let gap = feature_gap(&a, &b, &report, c);
             prop_assert!(gap <= 1e-7 * scale(&a, &b), "gap {} at {:?}", gap, c);
@@ -301,4 +265,30 @@ fn bar_turning_across_the_seam_into_a_ring() {
         seen += proper_keys(&all).len();
     }
     assert!(seen > 0);
+}
+
+/// Degenerate triangles have no edges (their `triangle_edges` are `NONE`, u32::MAX): preparing
+/// a body used them as edge indices and panicked ("index out of bounds: … the index is
+/// 4294967295", lego.obj onto the bunny with the glide narrow phase). A box with a zero-area
+/// sliver on one face and a triangle with a repeated corner is prepared and screened.
+#[test]
+fn degenerate_triangles_are_left_out_of_the_screen() {
+    let half = DVec3::new(0.5, 0.5, 0.5);
+    let sliver = [DVec3::new(-0.5, -0.5, 0.5), DVec3::new(0.5, 0.5, 0.5), DVec3::new(0.0, 0.0, 0.5)];
+    let mesh = MeshBuilder::new()
+        .cuboid(Pose::IDENTITY, half)
+        .raw(Pose::IDENTITY, &sliver, &[[0, 1, 2], [0, 0, 1]])
+        .build()
+        .unwrap();
+    assert_eq!(mesh.stats().degenerate_triangles, 2);
+    let cube = MeshBuilder::new().cuboid(Pose::IDENTITY, half).build().unwrap();
+    let (a, b) = (GlideBody::new(mesh.clone()), GlideBody::new(cube.clone()));
+    // B comes down onto A's top face: both orders of the bodies.
+    let fall = Motion::new(Pose::from_translation(DVec3::new(0.1, 0.2, 2.0)), Pose::from_translation(DVec3::ZERO));
+    let still = Motion::stationary(Pose::IDENTITY);
+    for (x, y, m) in [(&a, &b, &fall), (&b, &a, &fall)] {
+        let r = glide_collisions(x, &still, y, m, &GlideOptions::default());
+        let first = r.first_proper().expect("the boxes meet");
+        assert!((first.contact.time - 0.5).abs() < 1e-6, "{first:?}");
+    }
 }

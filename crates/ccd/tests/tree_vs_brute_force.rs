@@ -119,6 +119,31 @@ proptest! {
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    /// Meshes with the flaws of real files (zero-area triangles, a non-manifold fin, turned
+    /// faces, an unreferenced vertex): the tree (culling on and off) finds brute force's first
+    /// contact, and the static queries run.
+    #[test]
+    fn flawed_meshes_match_brute_force(case in arb_rough_case(), cull in any::<bool>()) {
+        let (a, b) = (Collider::new(case.a.clone()), Collider::new(case.b.clone()));
+        let opts = QueryOptions { bm_culling: cull, ..Default::default() };
+        let tree = first_contact(&a, &case.motion_a, &b, &case.motion_b, &opts);
+        let brute = reference::first_contact(&a, &case.motion_a, &b, &case.motion_b, &opts);
+        prop_assert_eq!(tree.value, brute.value);
+        let within = contacts_within(&a, &case.motion_a, &b, &case.motion_b, 1.0, &opts).value;
+        prop_assert_eq!(within, reference::contacts_within(&a, &case.motion_a, &b, &case.motion_b, 1.0, &opts).value);
+        let (pa, pb) = (case.motion_a.to, case.motion_b.to);
+        let truth = mesh_distance(&case.a, &pa, &case.b, &pb);
+        prop_assert_eq!(intersects(&a, &pa, &b, &pb).value, truth == 0.0);
+        if truth > 0.0 {
+            let least = proximity(&a, &pa, &b, &pb, 0.5).value.iter().map(|p| p.distance).fold(f64::INFINITY, f64::min);
+            prop_assert!(truth >= 0.5 || (least - truth).abs() < 1e-9);
+        }
+    }
+}
+
+proptest! {
     /// Candidates kept from nearby poses give the same proximity pairs as a fresh query: the
     /// triangle pairs within `d + δ` at the old pose, where δ bounds how far any vertex of A
     /// moved relative to B, contain every pair within `d` at the new pose.

@@ -89,7 +89,13 @@ impl ContactPoint {
                 let [r, t] = side_j.mesh.edge_points(fj).map(|x| pose_j.transform_point(x));
                 let m = (q - p).cross(t - r).normalize_or_zero();
                 let out = to_world_j(side_j.edge_normal(fj));
-                let n = if m == DVec3::ZERO { out } else if m.dot(out) < 0.0 { -m } else { m };
+                let n = if m == DVec3::ZERO {
+                    out
+                } else if m.dot(out) < 0.0 {
+                    -m
+                } else {
+                    m
+                };
                 (d == DVec3::ZERO || side_j.edge_outside(fj, in_j(d.normalize())), n)
             }
             ContactKind::VertexEdge => {

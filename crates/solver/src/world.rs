@@ -418,8 +418,8 @@ impl World {
                 Some(c) => c,
                 None => {
                     let near = contacts[first..].iter().any(|c| c.distance < er);
-                    let seated = !self.settings.strict
-                        && (near || intersects(&a.collider, &a.pose, &b.collider, &b.pose).value);
+                    let seated =
+                        !self.settings.strict && (near || intersects(&a.collider, &a.pose, &b.collider, &b.pose).value);
                     PairClass { at: (a.placement, b.placement), seated, depth: f64::NAN }
                 }
             };
@@ -437,7 +437,11 @@ impl World {
                 };
                 let mut k = first;
                 while k < contacts.len() {
-                    if flat(&contacts[k]) { contacts.swap_remove(k); } else { k += 1; }
+                    if flat(&contacts[k]) {
+                        contacts.swap_remove(k);
+                    } else {
+                        k += 1;
+                    }
                 }
             }
             if class.depth.is_nan() {
@@ -499,7 +503,7 @@ impl World {
         }
         loop {
             self.refresh_timed(&movers, report);
-                let mut more: Vec<BodyId> = self
+            let mut more: Vec<BodyId> = self
                 .contacts
                 .iter()
                 .flat_map(|c| [c.body_i, c.body_j])
@@ -639,7 +643,9 @@ impl World {
             let b = &self.bodies[body];
             let mesh = b.collider.mesh();
             let local = match c.kind {
-                ContactKind::VertexFace | ContactKind::FaceVertex => mesh.triangle_points(feature).iter().sum::<DVec3>() / 3.0,
+                ContactKind::VertexFace | ContactKind::FaceVertex => {
+                    mesh.triangle_points(feature).iter().sum::<DVec3>() / 3.0
+                }
                 ContactKind::VertexEdge | ContactKind::EdgeVertex | ContactKind::EdgeEdge => {
                     mesh.edge_points(feature).iter().sum::<DVec3>() / 2.0
                 }
@@ -769,7 +775,7 @@ impl World {
                 self.refresh_timed(movers, report);
                 return Moved::Blocked { time: 0.0, linearisation: true };
             }
-                record(report, 1.0);
+            record(report, 1.0);
             return if scale < 1.0 { Moved::Shortened } else { Moved::Full };
         };
         let (i, j) = pairs[k];
@@ -806,8 +812,7 @@ impl World {
         let near = match s.narrow_phase {
             NarrowPhase::Exact => {
                 let (a, b) = (&self.bodies[i], &self.bodies[j]);
-                let near =
-                    contacts_within(&a.collider, &motion_of(i), &b.collider, &motion_of(j), until, &options(k));
+                let near = contacts_within(&a.collider, &motion_of(i), &b.collider, &motion_of(j), until, &options(k));
                 report.counters += near.counters;
                 near.value
             }
@@ -821,12 +826,13 @@ impl World {
             }
             // Two movers are each placed along their own screw, which agrees with their
             // relative screw only at the ends (docs/solver.md §4): check, and stay put if off.
-            let overlap = pairs.iter().zip(&seated).filter(|&(&(x, y), _)| moving.contains(&x) && moving.contains(&y)).any(
-                |(&(x, y), &seated)| {
-                    let (a, b) = (&self.bodies[x], &self.bodies[y]);
-                    !seated && intersects(&a.collider, &a.pose, &b.collider, &b.pose).value
-                },
-            );
+            let overlap =
+                pairs.iter().zip(&seated).filter(|&(&(x, y), _)| moving.contains(&x) && moving.contains(&y)).any(
+                    |(&(x, y), &seated)| {
+                        let (a, b) = (&self.bodies[x], &self.bodies[y]);
+                        !seated && intersects(&a.collider, &a.pose, &b.collider, &b.pose).value
+                    },
+                );
             self.refresh_timed(movers, report);
             if overlap || self.too_deep(&moving, report) {
                 for &(b, p) in &previous {
@@ -878,11 +884,15 @@ impl World {
             }
             let body = &self.bodies[b];
             let deviation = |f: f64| {
-                let d = Displacement { translation: displacements[k].translation * f, rotation: displacements[k].rotation * f };
+                let d = Displacement {
+                    translation: displacements[k].translation * f,
+                    rotation: displacements[k].rotation * f,
+                };
                 let screw = Screw::from_displacement(&(body.displaced(&d) * body.pose.inverse()));
                 let theta = screw.angle();
                 let Some(o) = screw.axis_point() else { return 0.0 };
-                let rho = points.iter().map(|p| (*p - o).reject_from_normalized(screw.axis()).length()).fold(0.0, f64::max);
+                let rho =
+                    points.iter().map(|p| (*p - o).reject_from_normalized(screw.axis()).length()).fold(0.0, f64::max);
                 let sec = 1.0 / (0.5 * theta).cos();
                 theta * theta * (0.25 * rho + screw.axial().abs() * sec * sec / 16.0)
             };
@@ -918,7 +928,9 @@ impl World {
         let (on_a, on_b) = (pose_a.inverse().transform_point(c.point), pose_b.inverse().transform_point(c.point));
         let h = 1e-6;
         let (lo, hi) = ((c.time - h).max(0.0), (c.time + h).min(1.0));
-        let velocity = |path: &Path, local: DVec3| path.pose_at(hi).transform_point(local) - path.pose_at(lo).transform_point(local);
+        let velocity = |path: &Path, local: DVec3| {
+            path.pose_at(hi).transform_point(local) - path.pose_at(lo).transform_point(local)
+        };
         // A's point relative to B, in each body's frame.
         let relative = velocity(path_i, on_a) - velocity(path_j, on_b);
         let (in_a, in_b) = (pose_a.inverse().transform_vector(relative), pose_b.inverse().transform_vector(relative));
@@ -926,10 +938,12 @@ impl World {
         let tol = 1e-7 * self.settings.breaking;
         match c.kind {
             ContactKind::VertexFace => {
-                sb.enters(sb.place_on_face(c.feature_b, on_b, tol), in_b) || sa.enters(Place::Vertex(c.feature_a), -in_a)
+                sb.enters(sb.place_on_face(c.feature_b, on_b, tol), in_b)
+                    || sa.enters(Place::Vertex(c.feature_a), -in_a)
             }
             ContactKind::FaceVertex => {
-                sa.enters(sa.place_on_face(c.feature_a, on_a, tol), -in_a) || sb.enters(Place::Vertex(c.feature_b), in_b)
+                sa.enters(sa.place_on_face(c.feature_a, on_a, tol), -in_a)
+                    || sb.enters(Place::Vertex(c.feature_b), in_b)
             }
             ContactKind::EdgeEdge => {
                 sb.enters(sb.place_on_edge(c.feature_b, on_b, tol), in_b)
@@ -938,7 +952,6 @@ impl World {
             _ => true,
         }
     }
-
 }
 
 /// The penetration depth of one pair's contacts (docs/contact-from-start.md §5): of each
@@ -995,9 +1008,8 @@ fn rows(
             tied.entry(feature).or_default().push(k);
         }
     }
-    let mut keep: Vec<usize> = (0..contacts.len())
-        .filter(|&k| !contacts[k].seated || features[&inside_feature(&contacts[k])].1)
-        .collect();
+    let mut keep: Vec<usize> =
+        (0..contacts.len()).filter(|&k| !contacts[k].seated || features[&inside_feature(&contacts[k])].1).collect();
     for ks in tied.values() {
         let convex = ks.iter().all(|&x| {
             ks.iter().all(|&y| {
@@ -1006,7 +1018,8 @@ fn rows(
             })
         });
         if convex {
-            let best = ks.iter().copied().max_by(|&x, &y| preference(&contacts[x]).total_cmp(&preference(&contacts[y])));
+            let best =
+                ks.iter().copied().max_by(|&x, &y| preference(&contacts[x]).total_cmp(&preference(&contacts[y])));
             keep.extend(best);
         } else {
             keep.extend_from_slice(ks);

@@ -191,7 +191,10 @@ fn a_stepped_shaft_pulled_the_wrong_way_stops_at_its_shoulder() {
     let ring = MeshBuilder::new().tube(Pose::IDENTITY, 0.25, 0.5, 0.4, n, 1).build().unwrap();
     // Shaft from z = −0.5 to 0.3, collar from 0.3 to 0.5 (ring top at 0.2).
     let shaft = stepped_shaft(0.25, 0.4, [-0.5, 0.3, 0.5], n);
-    assert_eq!(mockup_ccd::mesh::Orientation::of(&shaft), mockup_ccd::mesh::Orientation { sign: 1.0, consistent: true });
+    assert_eq!(
+        mockup_ccd::mesh::Orientation::of(&shaft),
+        mockup_ccd::mesh::Orientation { sign: 1.0, consistent: true }
+    );
     assert!(shaft.stats().is_closed());
     let mut w = world(2.0);
     w.add_body(collider(ring), Pose::IDENTITY, true);
@@ -247,10 +250,12 @@ fn convex_depth(a: &Mesh, pa: &Pose, b: &Mesh, pb: &Pose) -> f64 {
         if n.length_squared() < 0.5 {
             continue;
         }
-        let span = |v: &[DVec3]| v.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
-            let x = p.dot(n);
-            (lo.min(x), hi.max(x))
-        });
+        let span = |v: &[DVec3]| {
+            v.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+                let x = p.dot(n);
+                (lo.min(x), hi.max(x))
+            })
+        };
         let ((a0, a1), (b0, b1)) = (span(&va), span(&vb));
         let overlap = (a1.min(b1) - a0.max(b0)).max(0.0);
         depth = depth.min(overlap);
@@ -282,16 +287,17 @@ fn random_drags_never_go_deeper_than_the_start_plus_tau() {
         let start = Pose::new(rotation, DVec3::new(0.3 * rng.next(), 0.3 * rng.next(), -lowest - sink));
         let part = w.add_body(collider(shape.clone()), start, false);
         let (fixed_mesh, part_mesh) = (block.clone(), shape.clone());
-        let depth_at = |w: &World, pose: &Pose| {
-            convex_depth(&part_mesh, pose, &fixed_mesh, &w.body(0).unwrap().pose)
-        };
+        let depth_at = |w: &World, pose: &Pose| convex_depth(&part_mesh, pose, &fixed_mesh, &w.body(0).unwrap().pose);
         let limit = depth_at(&w, &start).max(0.0) + tau(&w) + 1e-9;
         for step in 0..40 {
             let current = w.body(part).unwrap().pose;
             let roll = rng.next();
             let target = if roll < 0.4 {
                 // Into the block, with a turn.
-                Pose::new(rng.rotation(0.2) * current.rotation, current.translation + DVec3::new(0.1 * rng.next(), 0.1 * rng.next(), -0.2))
+                Pose::new(
+                    rng.rotation(0.2) * current.rotation,
+                    current.translation + DVec3::new(0.1 * rng.next(), 0.1 * rng.next(), -0.2),
+                )
             } else if roll < 0.8 {
                 Pose::new(rng.rotation(0.1) * current.rotation, current.translation + rng.vec() * 0.15)
             } else {
@@ -375,7 +381,10 @@ fn random_drags_of_fitted_parts_never_go_deeper() {
             let current = w.body(part).unwrap().pose;
             let roll = rng.next();
             let target = if roll < 0.5 {
-                Pose::new(rng.rotation(0.1) * current.rotation, current.translation + DVec3::new(rng.next(), rng.next(), 0.3 * rng.next()) * 0.1)
+                Pose::new(
+                    rng.rotation(0.1) * current.rotation,
+                    current.translation + DVec3::new(rng.next(), rng.next(), 0.3 * rng.next()) * 0.1,
+                )
             } else {
                 Pose::new(rng.rotation(0.3) * current.rotation, start.translation + rng.vec() * 0.05)
             };

@@ -10,5 +10,5 @@ pub mod tree;
 pub use cones::{BmCones, ConeSettings, ConeStats, is_solid};
 pub use continuous::{BoxTest, IntervalMotion};
 pub use culling::CullMotion;
-pub use obb::{Obb, separated};
+pub use obb::{Obb, distance_lower_bound, separated};
 pub use tree::{Node, ObbTree, TreeStats};

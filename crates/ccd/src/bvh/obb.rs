@@ -199,6 +199,40 @@ pub fn separated(f: &Obb, e: &Obb, margin: f64) -> bool {
     separated_by_axes(&c, &t_f, &t_e, f.half, e.half, margin)
 }
 
+/// A lower bound of the distance between two boxes in one frame (docs/queries.md §1.2): the
+/// largest gap over the 15 axes of the static test, each divided by its length (cross axes
+/// shorter than 1e-6 are skipped), and the bounding spheres' gap; 0 when none is positive.
+pub fn distance_lower_bound(f: &Obb, e: &Obb) -> f64 {
+    const NEXT: [usize; 3] = [1, 2, 0];
+    const PREV: [usize; 3] = [2, 0, 1];
+    let c: [[f64; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|j| f.axes[i].dot(e.axes[j])));
+    let ca: [[f64; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|j| c[i][j].abs() + PARALLEL_SLACK));
+    let t = e.center - f.center;
+    let t_f = f.axes.map(|x| x.dot(t));
+    let t_e = e.axes.map(|x| x.dot(t));
+    let (b, a) = (f.half, e.half);
+    let mut best = t.length() - a.length() - b.length();
+    for i in 0..3 {
+        best = best.max(t_f[i].abs() - (b[i] + a.x * ca[i][0] + a.y * ca[i][1] + a.z * ca[i][2]));
+        best = best.max(t_e[i].abs() - (a[i] + b.x * ca[0][i] + b.y * ca[1][i] + b.z * ca[2][i]));
+    }
+    for i in 0..3 {
+        let (i1, i2) = (NEXT[i], PREV[i]);
+        for j in 0..3 {
+            let (j1, j2) = (NEXT[j], PREV[j]);
+            // |f_i × e_j|: e_j's components across f_i, in F's basis.
+            let len = (c[i1][j] * c[i1][j] + c[i2][j] * c[i2][j]).sqrt();
+            if len < 1e-6 {
+                continue;
+            }
+            let lhs = (t_f[i2] * c[i1][j] - t_f[i1] * c[i2][j]).abs();
+            let rhs = b[i1] * ca[i2][j] + b[i2] * ca[i1][j] + a[j1] * ca[i][j2] + a[j2] * ca[i][j1];
+            best = best.max((lhs - rhs) / len);
+        }
+    }
+    best.max(0.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -271,6 +305,62 @@ mod tests {
                 prop_assert!(separated(&a, &b, m));
             }
         }
+    }
+
+    /// Distance between two solid boxes: 0 when they overlap, else the least distance between
+    /// their faces' triangles.
+    fn box_distance(a: &Obb, b: &Obb) -> f64 {
+        if solid_overlap(a, b) {
+            return 0.0;
+        }
+        let (ta, tb) = (box_triangles(a), box_triangles(b));
+        ta.iter()
+            .flat_map(|x| tb.iter().map(move |y| crate::geometry::triangle_distance(x, y).distance))
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        /// The distance lower bound never exceeds the boxes' distance, and is at least any
+        /// margin the static test separates them by.
+        #[test]
+        fn distance_lower_bound_is_a_lower_bound(a in arb_box(), b in arb_box(), spread in 0.5..4.0f64, m in 0.0..1.0f64) {
+            prop_assume!(a.half.min_element() > 0.05 && b.half.min_element() > 0.05);
+            let b = Obb { center: b.center * spread, ..b };
+            let lower = distance_lower_bound(&a, &b);
+            let exact = box_distance(&a, &b);
+            prop_assert!(lower <= exact + 1e-12, "lower {lower} exact {exact}");
+            prop_assert!((lower - distance_lower_bound(&b, &a)).abs() < 1e-12);
+            if separated(&a, &b, m) {
+                prop_assert!(lower >= m - 1e-9, "separated by {m}, lower {lower}");
+            }
+        }
+    }
+
+    /// Exact face to face and edge to face, and for cubes corner to corner (by the spheres: the
+    /// axes alone give `1/√3` of the distance there).
+    #[test]
+    fn distance_lower_bound_cases() {
+        let unit =
+            |c: DVec3, q: DQuat| Obb { center: c, axes: [q * DVec3::X, q * DVec3::Y, q * DVec3::Z], half: DVec3::ONE };
+        let a = unit(DVec3::ZERO, DQuat::IDENTITY);
+        assert!((distance_lower_bound(&a, &unit(DVec3::new(2.5, 0.3, -0.7), DQuat::IDENTITY)) - 0.5).abs() < 1e-11);
+        // B turned 45° about z, its edge facing A's face 0.25 away
+        let turned =
+            unit(DVec3::new(1.25 + 2f64.sqrt(), 0.0, 0.0), DQuat::from_rotation_z(std::f64::consts::FRAC_PI_4));
+        assert!((distance_lower_bound(&a, &turned) - 0.25).abs() < 1e-9);
+        // corner to corner, diagonally
+        let corner = unit(DVec3::splat(3.0), DQuat::IDENTITY);
+        let lower = distance_lower_bound(&a, &corner);
+        assert!((lower - 3f64.sqrt()).abs() < 1e-9 && (box_distance(&a, &corner) - 3f64.sqrt()).abs() < 1e-9);
+        // long thin boxes corner to corner: neither the axes nor the spheres are tight
+        let stick = |c: DVec3| Obb { center: c, axes: [DVec3::X, DVec3::Y, DVec3::Z], half: DVec3::new(4.0, 0.1, 0.1) };
+        let (s, t) = (stick(DVec3::ZERO), stick(DVec3::new(8.5, 0.5, 0.5)));
+        let lower = distance_lower_bound(&s, &t);
+        let spheres = 72.75f64.sqrt() - 2.0 * 16.02f64.sqrt();
+        assert!((lower - spheres).abs() < 1e-9 && (box_distance(&s, &t) - 0.43f64.sqrt()).abs() < 1e-9);
+        assert!(lower < 0.8 * 0.43f64.sqrt());
+        assert_eq!(distance_lower_bound(&a, &unit(DVec3::new(1.0, 1.5, 0.0), DQuat::IDENTITY)), 0.0);
     }
 
     proptest! {

@@ -33,7 +33,8 @@ pub struct GlideBody {
     centre: DVec3,
     radius: f64,
     sides: Vec<[Option<u32>; 2]>,
-    /// Per triangle, the edge of each side `i → i+1`.
+    /// Per triangle, the edge of each side `i → i+1` (`NONE` for a degenerate triangle,
+    /// which the screen never reads).
     face_edges: Vec<[u32; 3]>,
     /// −1 when a closed mesh's triangles wind inward (negative volume): its normals are
     /// turned and its edges' sides swapped, so that "outward" is true to the solid.
@@ -57,21 +58,19 @@ impl GlideBody {
         let mut sides = vec![[None, None]; mesh.edges().len()];
         let mut face_edges = Vec::with_capacity(mesh.triangles().len());
         for (t, tri) in mesh.triangles().iter().enumerate() {
-            let mut fe = [0; 3];
-            for i in 0..3 {
-                let (u, v) = (tri[i], tri[(i + 1) % 3]);
-                let Some(&e) = mesh.triangle_edges(t as u32).iter().find(|&&e| {
-                    let [x, y] = mesh.edge(e);
-                    (x, y) == (u, v) || (x, y) == (v, u)
-                }) else {
-                    continue;
-                };
-                fe[i] = e;
-                // The triangle is on the left of the side it runs forward along.
-                let side = if mesh.edge(e)[0] == u { 0 } else { 1 };
+            // A degenerate triangle has no edges (its entries are `NONE`, not indices): it is
+            // kept out of the screen, and must not be looked up here either.
+            let edges = mesh.triangle_edges(t as u32);
+            face_edges.push(edges);
+            if mesh.is_degenerate(t as u32) {
+                continue;
+            }
+            for (i, &e) in edges.iter().enumerate() {
+                // Side `i` runs from corner `i` to `i + 1`; the triangle is on the left of the
+                // side it runs forward along.
+                let side = if mesh.edge(e)[0] == tri[i] { 0 } else { 1 };
                 sides[e as usize][side].get_or_insert(t as u32);
             }
-            face_edges.push(fe);
         }
         let orientation = if mesh.stats().is_closed() && mesh.signed_volume() < 0.0 { -1.0 } else { 1.0 };
         if orientation < 0.0 {

@@ -273,7 +273,10 @@ mod tests {
         let e = (0..mesh.edges().len() as u32)
             .find(|&e| {
                 let [p, q] = mesh.edge_points(e);
-                (p.y - 1.0).abs() < 1e-12 && (p.z - 1.0).abs() < 1e-12 && (q.y - 1.0).abs() < 1e-12 && (q.z - 1.0).abs() < 1e-12
+                (p.y - 1.0).abs() < 1e-12
+                    && (p.z - 1.0).abs() < 1e-12
+                    && (q.y - 1.0).abs() < 1e-12
+                    && (q.z - 1.0).abs() < 1e-12
             })
             .expect("the cube has that edge");
         assert!(sides.edge_outside(e, DVec3::new(0.0, 1.0, 0.0)));

@@ -524,7 +524,8 @@ impl<'a> Sweep<'a> {
             let tri_a0 = mesh_a.triangle_points(ta).map(|p| start0.transform_point(p));
             for &v in &fb.vertices[..fb.n_vertices] {
                 let y = mesh_b.vertex(v);
-                if ic.is_some() && (y - closest_point_on_triangle(y, tri_a0[0], tri_a0[1], tri_a0[2])).length() < within {
+                if ic.is_some() && (y - closest_point_on_triangle(y, tri_a0[0], tri_a0[1], tri_a0[2])).length() < within
+                {
                     self.counters.in_contact_skips += 1;
                     continue;
                 }
@@ -539,7 +540,8 @@ impl<'a> Sweep<'a> {
                     let in_a = start.inverse();
                     let place = sa.place_on_face(ta, in_a.transform_point(h.point), self.place_tol());
                     let turn = self.screw.displacement_at(self.screw.t_of_z(h.z));
-                    enters(&sa, place, in_a.transform_vector(dir)) || enters(&sb, Place::Vertex(v), -turn.transform_vector(dir))
+                    enters(&sa, place, in_a.transform_vector(dir))
+                        || enters(&sb, Place::Vertex(v), -turn.transform_vector(dir))
                 };
                 let roots = if sided.is_some() { Roots::Entering(&entering) } else { Roots::All };
                 let hit = face_vertex_roots(&self.screw, &self.inverse, y, &tri_a, n_a, self.limit(), &self.tol, roots);
@@ -554,7 +556,8 @@ impl<'a> Sweep<'a> {
                 // An edge inside a flat polygon is no edge of the solid: a pair in contact
                 // slides across it (docs/contact-from-start.md §4).
                 if let Some(k) = sided
-                    && (Sides::new(mesh_a, k.orientation_a).is_flat(ea) || Sides::new(mesh_b, k.orientation_b).is_flat(eb))
+                    && (Sides::new(mesh_a, k.orientation_a).is_flat(ea)
+                        || Sides::new(mesh_b, k.orientation_b).is_flat(eb))
                 {
                     self.counters.in_contact_skips += 1;
                     continue;
@@ -661,10 +664,11 @@ pub(super) fn run(
         // Only the first contact: after it the bodies interpenetrate, where culling may drop
         // contacts that `contacts_within` must report (docs/bm-culling.md §1).
         // Culling rests on a free start (docs/bm-culling.md §1): not for bodies in contact.
-        let culling = (opts.bm_culling && use_tree && mode == Mode::First && opts.in_contact.is_none()).then(|| Culling {
-            a: BodyCulling::new(CullMotion::moving(&screw, &start), a.tree().nodes().len()),
-            b: BodyCulling::new(CullMotion::fixed(&screw), b.tree().nodes().len()),
-        });
+        let culling =
+            (opts.bm_culling && use_tree && mode == Mode::First && opts.in_contact.is_none()).then(|| Culling {
+                a: BodyCulling::new(CullMotion::moving(&screw, &start), a.tree().nodes().len()),
+                b: BodyCulling::new(CullMotion::fixed(&screw), b.tree().nodes().len()),
+            });
         let mut sweep = Sweep {
             a,
             b,

@@ -1,15 +1,20 @@
 //! The public queries: first contact and contacts before a time along a motion, static
-//! intersection, and proximity pairs. Every query reports what it counted.
+//! intersection, proximity pairs, minimum distance and ray casts. Every query reports what it
+//! counted.
 
 mod continuous;
+mod distance;
 mod intersects;
 mod proximity;
+mod ray;
 pub mod reference;
 pub(crate) mod traversal;
 
 pub use continuous::{InContact, contacts_within, first_contact};
+pub use distance::{ClosestPair, Feature, distance};
 pub use intersects::intersects;
 pub use proximity::{ProximityPair, near_triangle_pairs, proximity, proximity_among};
+pub use ray::{RayHit, ray_cast, ray_triangle};
 
 use glam::DVec3;
 use std::ops::AddAssign;

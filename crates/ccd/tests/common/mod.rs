@@ -2,7 +2,8 @@
 #![allow(dead_code)]
 
 use glam::{DQuat, DVec3};
-use mockup_ccd::{Collider, Mesh, MeshBuilder, Motion, Pose, intersects};
+use mockup_ccd::glide::{GlideCollision, GlideReport};
+use mockup_ccd::{Collider, ContactKind, Mesh, MeshBuilder, Motion, Pose, intersects};
 use proptest::prelude::*;
 use std::path::Path;
 
@@ -75,6 +76,53 @@ pub fn arb_mesh() -> impl Strategy<Value = Mesh> {
     ]
 }
 
+/// [`arb_mesh`] with the flaws of real files: zero-area triangles (a repeated corner, three
+/// collinear corners), a fin that makes an edge non-manifold, every other triangle turned
+/// (inconsistent winding), an unreferenced vertex.
+pub fn arb_rough_mesh() -> impl Strategy<Value = Mesh> {
+    (arb_mesh(), any::<bool>(), any::<bool>(), any::<bool>()).prop_map(|(m, degenerate, fin, turn)| {
+        let mut v = m.vertices().to_vec();
+        let mut t = m.triangles().to_vec();
+        let [a, b, c] = t[0];
+        let (pa, pb, pc) = (v[a as usize], v[b as usize], v[c as usize]);
+        if degenerate {
+            v.push(pa.lerp(pb, 0.5));
+            t.extend([[a, a, b], [a, b, v.len() as u32 - 1]]);
+        }
+        if fin {
+            let n = (pb - pa).cross(pc - pa).normalize_or_zero();
+            v.push(0.5 * (pa + pb) + 0.3 * n + 0.1 * (pc - pa));
+            t.push([a, b, v.len() as u32 - 1]);
+        }
+        if turn {
+            for tri in t.iter_mut().step_by(2) {
+                tri.swap(1, 2);
+            }
+        }
+        v.push(DVec3::new(3.0, 3.0, 3.0));
+        Mesh::new(v, t).unwrap()
+    })
+}
+
+/// The least distance between two placed meshes over every pair of non-degenerate triangles
+/// (`geometry::triangle_distance`, 0 for intersecting ones).
+pub fn brute_distance(ma: &Mesh, pa: &Pose, mb: &Mesh, pb: &Pose) -> f64 {
+    let tris = |m: &Mesh, p: &Pose| -> Vec<[DVec3; 3]> {
+        (0..m.triangles().len() as u32)
+            .filter(|&t| !m.is_degenerate(t))
+            .map(|t| m.triangle_points(t).map(|x| p.transform_point(x)))
+            .collect()
+    };
+    let (ta, tb) = (tris(ma, pa), tris(mb, pb));
+    let mut best = f64::INFINITY;
+    for x in &ta {
+        for y in &tb {
+            best = best.min(mockup_ccd::geometry::triangle_distance(x, y).distance);
+        }
+    }
+    best
+}
+
 /// A mesh pair and motion where the moving mesh starts clear of the fixed one.
 #[derive(Debug, Clone)]
 pub struct Case {
@@ -115,6 +163,11 @@ pub fn arb_case() -> impl Strategy<Value = Case> {
     arb_case_with(3.0, arb_step())
 }
 
+/// [`arb_case`] over [`arb_rough_mesh`]es: degenerate triangles, fins, turned faces.
+pub fn arb_rough_case() -> impl Strategy<Value = Case> {
+    arb_case_of(arb_rough_mesh(), arb_rough_mesh(), 3.0, arb_step())
+}
+
 /// Steps that turn between π/2 and π: up to `MAX_PIECE_ANGLE` one Redon screw whose
 /// translation piles up towards the end as the angle nears π, beyond it split. B rests.
 pub fn arb_large_turn_case() -> impl Strategy<Value = Case> {
@@ -136,7 +189,16 @@ fn arb_step() -> impl Strategy<Value = (Pose, bool)> {
 
 /// A starts within `start` of B's origin.
 fn arb_case_with(start: f64, step: impl Strategy<Value = (Pose, bool)>) -> impl Strategy<Value = Case> {
-    (arb_mesh(), arb_mesh(), arb_pose(start), step, arb_pose(0.3), prop::bool::weighted(0.25)).prop_filter_map(
+    arb_case_of(arb_mesh(), arb_mesh(), start, step)
+}
+
+fn arb_case_of(
+    mesh_a: impl Strategy<Value = Mesh>,
+    mesh_b: impl Strategy<Value = Mesh>,
+    start: f64,
+    step: impl Strategy<Value = (Pose, bool)>,
+) -> impl Strategy<Value = Case> {
+    (mesh_a, mesh_b, arb_pose(start), step, arb_pose(0.3), prop::bool::weighted(0.25)).prop_filter_map(
         "start clear",
         |(a, b, from, (to, relative), b_move, both_move)| {
             let to = if relative { to * from } else { to };
@@ -149,4 +211,57 @@ fn arb_case_with(start: f64, step: impl Strategy<Value = (Pose, bool)>) -> impl 
             Some(Case { a, b, motion_a: Motion::new(from, to), motion_b })
         },
     )
+}
+
+/// Distance between the two features of a collision with the bodies placed at its time by the
+/// glide motion: zero up to rounding for a real contact.
+pub fn feature_gap(a: &Mesh, b: &Mesh, r: &GlideReport, c: &GlideCollision) -> f64 {
+    let (pa, pb) = (r.motion.pose_a_at(c.contact.time), r.motion.pose_b_at(c.contact.time));
+    let tri = |m: &Mesh, p: &Pose, f: u32| m.triangle_points(f).map(|x| p.transform_point(x));
+    let seg = |m: &Mesh, p: &Pose, e: u32| m.edge_points(e).map(|x| p.transform_point(x));
+    match c.contact.kind {
+        ContactKind::FaceVertex => {
+            point_triangle(pb.transform_point(b.vertex(c.contact.feature_b)), tri(a, &pa, c.contact.feature_a))
+        }
+        ContactKind::VertexFace => {
+            point_triangle(pa.transform_point(a.vertex(c.contact.feature_a)), tri(b, &pb, c.contact.feature_b))
+        }
+        _ => segment_segment(seg(a, &pa, c.contact.feature_a), seg(b, &pb, c.contact.feature_b)),
+    }
+}
+
+pub fn point_triangle(p: DVec3, [a, b, c]: [DVec3; 3]) -> f64 {
+    let n = (b - a).cross(c - a).normalize();
+    let inside = [(a, b), (b, c), (c, a)].iter().all(|&(u, v)| (v - u).cross(p - u).dot(n) >= -1e-9);
+    if inside {
+        return (p - a).dot(n).abs();
+    }
+    [(a, b), (b, c), (c, a)].iter().map(|&(u, v)| segment_segment([u, v], [p, p])).fold(f64::INFINITY, f64::min)
+}
+
+/// Distance between two segments by dense sampling of one and projection onto the other.
+pub fn segment_segment([a0, a1]: [DVec3; 2], [b0, b1]: [DVec3; 2]) -> f64 {
+    let onto = |p: DVec3| {
+        let d = b1 - b0;
+        let t = if d.length_squared() > 0.0 { ((p - b0).dot(d) / d.length_squared()).clamp(0.0, 1.0) } else { 0.0 };
+        (p - (b0 + t * d)).length()
+    };
+    // Ternary search on the convex distance along the first segment.
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    for _ in 0..200 {
+        let (m1, m2) = (lo + (hi - lo) / 3.0, hi - (hi - lo) / 3.0);
+        if onto(a0.lerp(a1, m1)) <= onto(a0.lerp(a1, m2)) {
+            hi = m2;
+        } else {
+            lo = m1;
+        }
+    }
+    onto(a0.lerp(a1, 0.5 * (lo + hi)))
+}
+
+/// The larger of the two meshes' bounding-box diagonals.
+pub fn scale(a: &Mesh, b: &Mesh) -> f64 {
+    let (lo, hi) = a.bounds();
+    let (lo2, hi2) = b.bounds();
+    (hi - lo).length().max((hi2 - lo2).length())
 }
