@@ -3,7 +3,6 @@
 //! interpenetrates. Gauss' least constraint in motion space, solved through its dual with
 //! `mockup-cone`; every move is checked by `mockup-ccd` along Redon's screw motion.
 
-mod bounds;
 mod contact;
 pub mod gauss;
 mod mass;

@@ -1,13 +1,13 @@
 //! Bodies, their contacts, and the drag step (docs/solver.md §4; parts in contact from the
 //! start: docs/contact-from-start.md).
 
-use crate::bounds::Aabb;
 use crate::contact::{self, BodyId, ContactPoint};
 use crate::gauss::{self, Displacement, Frame};
 use crate::mass::MassProperties;
 use crate::patch;
 use crate::settings::{NarrowPhase, SolverSettings};
 use glam::{DMat3, DQuat, DVec3};
+use mockup_ccd::broad::{Aabb, BroadPhase};
 use mockup_ccd::glide::{GlideBody, GlideOptions, glide_collisions};
 use mockup_ccd::mesh::{Orientation, Place, Sides};
 use mockup_ccd::{
@@ -53,7 +53,7 @@ impl Body {
     }
 
     fn world_box(&self) -> Aabb {
-        Aabb::of(&self.collider, &self.pose)
+        Aabb::of_collider(&self.collider, &self.pose)
     }
 
     fn world_center(&self) -> DVec3 {
@@ -184,6 +184,8 @@ impl Path {
 #[derive(Clone, Debug, Default)]
 pub struct World {
     bodies: Vec<Body>,
+    /// The bodies' world boxes: which bodies are near a box (docs/queries.md §2).
+    boxes: Boxes,
     settings: SolverSettings,
     /// Contacts within εb of the pairs of `focus` with every other body.
     contacts: Vec<ContactPoint>,
@@ -193,6 +195,40 @@ pub struct World {
     candidates: HashMap<(BodyId, BodyId), Candidates>,
     /// Per pair classified since either body was last placed without the solver.
     classified: HashMap<(BodyId, BodyId), PairClass>,
+}
+
+/// The broad phase over the bodies, and those whose box it refused (a pose too large to
+/// box), which count as near everything.
+#[derive(Clone, Debug)]
+struct Boxes {
+    tree: BroadPhase,
+    unboxed: Vec<BodyId>,
+}
+
+impl Default for Boxes {
+    fn default() -> Self {
+        Boxes { tree: BroadPhase::new(0.0), unboxed: Vec::new() }
+    }
+}
+
+impl Boxes {
+    fn place(&mut self, id: BodyId, body: &Body) {
+        if self.tree.update(id, body.world_box()).is_err() {
+            self.tree.remove(id);
+            if !self.unboxed.contains(&id) {
+                self.unboxed.push(id);
+            }
+        } else {
+            self.unboxed.retain(|&u| u != id);
+        }
+    }
+
+    /// Bodies whose boxes meet `region`, and every unboxed one.
+    fn near(&self, region: &Aabb) -> Vec<BodyId> {
+        let mut out = self.unboxed.clone();
+        self.tree.query(region, &mut out);
+        out
+    }
 }
 
 /// How a pair was classified (docs/contact-from-start.md §1).
@@ -249,12 +285,22 @@ enum Moved {
 impl World {
     pub fn new(settings: SolverSettings) -> Result<World, SolverError> {
         settings.validate().map_err(SolverError::Settings)?;
-        Ok(World { settings, ..World::default() })
+        // Fat boxes ten times εb: a dragged part reinserts its box every few steps, not each.
+        let boxes = Boxes { tree: BroadPhase::new(10.0 * settings.breaking), unboxed: Vec::new() };
+        Ok(World { settings, boxes, ..World::default() })
     }
 
     pub fn add_body(&mut self, collider: Arc<Collider>, pose: Pose, fixed: bool) -> BodyId {
         self.bodies.push(Body::new(collider, pose.normalized(), fixed));
-        self.bodies.len() - 1
+        let id = self.bodies.len() - 1;
+        self.boxes.place(id, &self.bodies[id]);
+        id
+    }
+
+    /// Moves a body (keeping its box current).
+    fn put(&mut self, id: BodyId, pose: Pose) {
+        self.bodies[id].pose = pose;
+        self.boxes.place(id, &self.bodies[id]);
     }
 
     pub fn bodies(&self) -> &[Body] {
@@ -287,8 +333,8 @@ impl World {
             return Err(SolverError::NonFinitePose);
         }
         let body = self.bodies.get_mut(id).ok_or(SolverError::UnknownBody(id))?;
-        body.pose = pose.normalized();
         body.placement += 1;
+        self.put(id, pose.normalized());
         self.refresh_contacts(&[id], &mut StepReport::default());
         Ok(())
     }
@@ -306,20 +352,36 @@ impl World {
 
     /// Pairs of bodies whose surfaces cross or that contain one another.
     pub fn intersecting_pairs(&self) -> Vec<(BodyId, BodyId)> {
-        let boxes: Vec<Aabb> = self.bodies.iter().map(Body::world_box).collect();
-        let mut out = Vec::new();
-        for i in 0..self.bodies.len() {
-            for j in i + 1..self.bodies.len() {
-                if !boxes[i].overlaps(&boxes[j]) {
-                    continue;
-                }
-                let (a, b) = (&self.bodies[i], &self.bodies[j]);
-                if intersects(&a.collider, &a.pose, &b.collider, &b.pose).value {
-                    out.push((i, j));
-                }
-            }
+        let mut pairs = self.boxes.tree.pairs().value;
+        for &u in &self.boxes.unboxed {
+            pairs.extend((0..self.bodies.len()).filter(|&o| o != u).map(|o| ordered(u, o)));
         }
-        out
+        pairs.sort_unstable();
+        pairs.dedup();
+        self.intersecting_among(pairs)
+    }
+
+    /// Pairs of `bodies` with any body whose surfaces cross or contain one another: what a
+    /// step of theirs may have changed.
+    pub fn intersecting_pairs_with(&self, bodies: &[BodyId]) -> Vec<(BodyId, BodyId)> {
+        let mut pairs: Vec<(BodyId, BodyId)> = bodies
+            .iter()
+            .filter(|&&b| b < self.bodies.len())
+            .flat_map(|&b| self.near(b, &self.bodies[b].world_box(), 0.0).into_iter().map(move |o| ordered(b, o)))
+            .collect();
+        pairs.sort_unstable();
+        pairs.dedup();
+        self.intersecting_among(pairs)
+    }
+
+    fn intersecting_among(&self, pairs: Vec<(BodyId, BodyId)>) -> Vec<(BodyId, BodyId)> {
+        pairs
+            .into_iter()
+            .filter(|&(i, j)| {
+                let (a, b) = (&self.bodies[i], &self.bodies[j]);
+                a.world_box().overlaps(&b.world_box()) && intersects(&a.collider, &a.pose, &b.collider, &b.pose).value
+            })
+            .collect()
     }
 
     /// The pairs in contact from the start among those classified at the current placements
@@ -338,7 +400,9 @@ impl World {
     /// Bodies other than `b` whose world boxes come within `margin` of `region`.
     fn near(&self, b: BodyId, region: &Aabb, margin: f64) -> Vec<BodyId> {
         let region = region.expanded(margin);
-        (0..self.bodies.len()).filter(|&o| o != b && self.bodies[o].world_box().overlaps(&region)).collect()
+        let mut near = self.boxes.near(&region);
+        near.retain(|&o| o != b && self.bodies[o].world_box().overlaps(&region));
+        near
     }
 
     /// The pair's classification if it is current (neither body placed by hand since).
@@ -687,7 +751,7 @@ impl World {
         for &m in &moving {
             let body = &self.bodies[m];
             let mo = motions[&m];
-            let swept = Aabb::swept(&body.collider, &mo.from, &mo.to, body.sphere);
+            let swept = Aabb::swept(&body.collider, &mo);
             pairs.extend(self.near(m, &swept, 0.0).into_iter().map(|o| ordered(m, o)));
         }
         pairs.sort_unstable();
@@ -765,12 +829,12 @@ impl World {
         let Some((k, hit)) = first else {
             report.ccd_time += clock.elapsed();
             for &b in &moving {
-                self.bodies[b].pose = motion_of(b).to.normalized();
+                self.put(b, motion_of(b).to.normalized());
             }
             self.refresh_timed(movers, report);
             if self.too_deep(&moving, report) {
                 for &(b, p) in &previous {
-                    self.bodies[b].pose = p;
+                    self.put(b, p);
                 }
                 self.refresh_timed(movers, report);
                 return Moved::Blocked { time: 0.0, linearisation: true };
@@ -822,7 +886,7 @@ impl World {
         report.ccd_time += clock.elapsed();
         if t_b > 0.0 {
             for &b in &moving {
-                self.bodies[b].pose = path_of(b).pose_at(t_b).normalized();
+                self.put(b, path_of(b).pose_at(t_b).normalized());
             }
             // Two movers are each placed along their own screw, which agrees with their
             // relative screw only at the ends (docs/solver.md §4): check, and stay put if off.
@@ -836,7 +900,7 @@ impl World {
             self.refresh_timed(movers, report);
             if overlap || self.too_deep(&moving, report) {
                 for &(b, p) in &previous {
-                    self.bodies[b].pose = p;
+                    self.put(b, p);
                 }
                 self.refresh_timed(movers, report);
             } else {
