@@ -1,5 +1,6 @@
 //! Scene documents, OBJ import and the demo assemblies. No Bevy.
 
+pub mod cad;
 pub mod demo;
 pub mod document;
 pub mod embedded;
