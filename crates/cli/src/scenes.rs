@@ -12,8 +12,9 @@ pub const GEN_USAGE: &str = "mockup-cli gen-assets [--out DIR]
     Regenerates DIR/assets and DIR/scenes (default: the current directory) from the demo
     generators; the files are byte-identical to the committed ones.";
 
-pub const INFO_USAGE: &str = "mockup-cli info SCENE.ron
-    Parts, triangles, bounds, and the time to read the meshes and build their trees.";
+pub const INFO_USAGE: &str = "mockup-cli info SCENE.ron|MESH
+    Parts, triangles, bounds, and the time to read the meshes and build their trees. MESH is
+    an .obj, .stl, .gltf or .glb file, opened as a new scene (a part per object).";
 
 pub const REPLAY_USAGE: &str =
     "mockup-cli replay SCENE.ron --part NAME --targets TARGETS.ron [--narrow-phase exact|glide]
@@ -39,8 +40,14 @@ pub fn gen_assets(args: &[String]) -> Result<(), UsageError> {
     Ok(())
 }
 
+/// A scene file, or a mesh file (by its extension) imported as a new scene.
 fn load(path: &str) -> Result<LoadedScene, UsageError> {
-    let scene = mockup_scene::load(Path::new(path), &FileSystem, &mut |_| {}).map_err(|e| UsageError(e.to_string()))?;
+    let file = Path::new(path);
+    let scene = match mockup_scene::Format::of(file) {
+        Some(_) => mockup_scene::import(file, &Default::default(), &mut |_| {}),
+        None => mockup_scene::load(file, &FileSystem, &mut |_| {}),
+    }
+    .map_err(|e| UsageError(e.to_string()))?;
     for w in &scene.warnings {
         eprintln!("warning: {w}");
     }
@@ -48,7 +55,7 @@ fn load(path: &str) -> Result<LoadedScene, UsageError> {
 }
 
 pub fn info(args: &[String]) -> Result<(), UsageError> {
-    let (path, rest) = positional(args, "SCENE.ron")?;
+    let (path, rest) = positional(args, "SCENE.ron or a mesh file")?;
     Options::parse(rest, &[])?;
     let scene = load(path)?;
     println!("{path}: {} parts, size {:.4}", scene.document.parts.len(), scene.size);
@@ -58,7 +65,7 @@ pub fn info(args: &[String]) -> Result<(), UsageError> {
         let (lo, hi) = c.mesh().bounds();
         let pose = p.pose.to_pose();
         println!(
-            "  {:<16} {:>8} triangles  {:<7}  {:<11}  bounds (local) [{:.3}, {:.3}, {:.3}] .. [{:.3}, {:.3}, {:.3}]  at ({:.3}, {:.3}, {:.3})",
+            "  {:<16} {:>8} triangles  {:<7}  {:<11}  bounds (local) [{:.3}, {:.3}, {:.3}] .. [{:.3}, {:.3}, {:.3}]  at ({:.3}, {:.3}, {:.3}){}",
             p.name,
             s.triangles,
             if p.fixed { "fixed" } else { "movable" },
@@ -78,7 +85,8 @@ pub fn info(args: &[String]) -> Result<(), UsageError> {
             hi.z,
             pose.translation.x,
             pose.translation.y,
-            pose.translation.z
+            pose.translation.z,
+            if p.scale == 1.0 { String::new() } else { format!("  scale {}", p.scale) }
         );
     }
     Ok(())

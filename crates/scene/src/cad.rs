@@ -74,6 +74,7 @@ pub fn files(a: &CadAssembly, name: &str) -> (String, String, SceneDocument) {
                 name: p.name.clone(),
                 mesh: format!("{name}.obj"),
                 object: Some(p.name.clone()),
+                scale: 1.0,
                 pose: PoseDocument::from_pose(&mockup_ccd::Pose::IDENTITY),
                 fixed: false,
                 color: p.color,
@@ -265,7 +266,7 @@ fn holed_plate(
     let mut triangles: Vec<[u32; 3]> = Vec::new();
     // `quad(a, b, c, d)` counter-clockwise seen from +z on the top layer; the bottom is the
     // mirror. The whole mesh is turned outward at the end if needed.
-    let mut quad = |t: &mut Vec<[u32; 3]>, [a, b, c, d]: [u32; 4], up: bool| {
+    let quad = |t: &mut Vec<[u32; 3]>, [a, b, c, d]: [u32; 4], up: bool| {
         if up {
             t.extend([[a, b, c], [a, c, d]]);
         } else {

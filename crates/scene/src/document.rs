@@ -25,11 +25,16 @@ pub struct SceneDocument {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PartDocument {
     pub name: String,
-    /// OBJ file, relative to the scene file.
+    /// Mesh file (OBJ, STL, glTF or GLB, by its extension), relative to the scene file.
     pub mesh: String,
-    /// The `o`/`g` object inside the OBJ file; `None`: the whole file.
+    /// The object inside the mesh file (OBJ `o`/`g`, glTF node); `None`: the whole file.
     #[serde(default)]
     pub object: Option<String>,
+    /// Uniform scale of the mesh file's coordinates, applied before the pose (a file in
+    /// millimetres in a scene in metres: 0.001). Finite and positive; 1 when absent, and
+    /// written only when it is not 1, so older files and their saves are unchanged.
+    #[serde(default = "scale_default", skip_serializing_if = "is_unit_scale")]
+    pub scale: f64,
     pub pose: PoseDocument,
     pub fixed: bool,
     /// Linear RGB in [0, 1].
@@ -40,6 +45,14 @@ pub struct PartDocument {
 
 fn visible_default() -> bool {
     true
+}
+
+fn scale_default() -> f64 {
+    1.0
+}
+
+fn is_unit_scale(s: &f64) -> bool {
+    *s == 1.0
 }
 
 /// A translation and a unit quaternion `[x, y, z, w]`.
@@ -136,12 +149,33 @@ pub enum SceneError {
     UnknownVersion { path: PathBuf, found: u32 },
     #[error("{}: {message}", path.display())]
     Invalid { path: PathBuf, message: String },
-    #[error("{}: part {part:?}: mesh file {written:?} not found (resolved to {})", path.display(), resolved.display())]
+    #[error("{}: part {part:?}: mesh file {written:?} not found (resolved to {}){}", path.display(), resolved.display(), fetch_hint(resolved))]
     MissingMesh { path: PathBuf, part: String, written: String, resolved: PathBuf },
     #[error("{}: part {part:?}: no object {object:?} in {mesh:?} (it has: {})", path.display(), available.join(", "))]
     MissingObject { path: PathBuf, part: String, object: String, mesh: String, available: Vec<String> },
     #[error(transparent)]
     Obj(#[from] crate::obj::ObjError),
+    #[error(transparent)]
+    Import(crate::mesh_file::ImportError),
+}
+
+impl From<crate::mesh_file::ImportError> for SceneError {
+    fn from(e: crate::mesh_file::ImportError) -> Self {
+        match e {
+            crate::mesh_file::ImportError::Obj(e) => SceneError::Obj(e),
+            e => SceneError::Import(e),
+        }
+    }
+}
+
+/// Third-party meshes are not in the repository; a missing one says how to get them.
+fn fetch_hint(resolved: &Path) -> &'static str {
+    let parts: Vec<_> = resolved.components().map(|c| c.as_os_str()).collect();
+    if parts.windows(2).any(|w| w[0] == "assets" && w[1] == "third_party") {
+        "; third-party meshes are not committed: run scripts/fetch-real-meshes"
+    } else {
+        ""
+    }
 }
 
 #[derive(Deserialize)]
@@ -196,6 +230,9 @@ fn validate(doc: &SceneDocument, text: &str, path: &Path) -> Result<(), SceneErr
         }
         if !p.color.iter().all(|c| (0.0..=1.0).contains(c)) {
             return invalid(at, format!("part {:?}: colour components must be in [0, 1]", p.name));
+        }
+        if !(p.scale.is_finite() && p.scale > 0.0) {
+            return invalid(at, format!("part {:?}: scale must be finite and positive (got {:?})", p.name, p.scale));
         }
     }
     if let Some(s) = doc.size
@@ -377,6 +414,7 @@ mod tests {
                 name: "Door".into(),
                 mesh: "../assets/car_door.obj".into(),
                 object: Some("door".into()),
+                scale: 1.0,
                 pose: PoseDocument { translation: [1.0, 2.0, 3.0], rotation: [0.0, 0.0, 0.0, 1.0] },
                 fixed: false,
                 color: [0.5, 0.5, 0.5],
@@ -508,6 +546,24 @@ mod tests {
         let text = "(version: 1, parts: [(name: \"a\", mesh: \"a.obj\", pose: (translation: (0, 0, 0), rotation: (0, 0, 0, 1)), fixed: true, color: (1, 1, 1))])";
         let d = parse(text, Path::new("s.ron")).unwrap();
         assert!(d.parts[0].visible && d.parts[0].object.is_none());
+        assert_eq!(d.parts[0].scale, 1.0);
         assert_eq!(d.solver, SolverDocument::default());
+        // A unit scale is not written, so files saved by this version read in older ones.
+        assert!(!to_text(&d).contains("scale"));
+    }
+
+    #[test]
+    fn a_part_scale_must_be_finite_and_positive() {
+        let mut d = doc();
+        d.parts[0].scale = 0.001;
+        let text = to_text(&d);
+        assert!(text.contains("scale: 0.001"), "{text}");
+        assert_eq!(parse(&text, Path::new("s.ron")).unwrap(), d);
+        let line = text.lines().position(|l| l.contains("\"Door\"")).unwrap() + 1;
+        for bad in ["0.0", "-0.001", "NaN", "inf"] {
+            let e = parse(&text.replace("scale: 0.001", &format!("scale: {bad}")), Path::new("s.ron")).unwrap_err();
+            let e = e.to_string();
+            assert!(e.starts_with(&format!("s.ron:{line}:")) && e.contains("scale must be finite and positive"), "{e}");
+        }
     }
 }

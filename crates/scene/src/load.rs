@@ -1,8 +1,8 @@
 //! A scene with its meshes and trees: what the solver and the app work on.
 
 use crate::document::{self, PartDocument, PoseDocument, SCENE_VERSION, SceneDocument, SceneError, SolverDocument};
-use crate::obj::{self, ImportOptions, ObjAssembly};
-use crate::source::{Source, normalize};
+use crate::mesh_file::{self, Assembly, Format, ImportOptions};
+use crate::source::{FileSystem, Source, normalize};
 use glam::DVec3;
 use mockup_ccd::{Collider, Mesh, Pose};
 use std::collections::HashMap;
@@ -48,7 +48,7 @@ pub fn load(path: &Path, source: &dyn Source, progress: &mut dyn FnMut(Progress)
     let clock = Instant::now();
     let mut warnings = Vec::new();
     // Each file once: split into objects when some part names one, whole otherwise.
-    let mut files: HashMap<(PathBuf, bool), ObjAssembly> = HashMap::new();
+    let mut files: HashMap<(PathBuf, bool), Assembly> = HashMap::new();
     let mut meshes = Vec::with_capacity(document.parts.len());
     let n = document.parts.len().max(1) as f32;
     for (i, part) in document.parts.iter().enumerate() {
@@ -65,12 +65,21 @@ pub fn load(path: &Path, source: &dyn Source, progress: &mut dyn FnMut(Progress)
                 },
                 std::io::ErrorKind::IsADirectory => SceneError::Invalid {
                     path: path.to_path_buf(),
-                    message: format!("part {:?}: mesh {:?} is a folder, not an OBJ file", part.name, part.mesh),
+                    message: format!("part {:?}: mesh {:?} is a folder, not a mesh file", part.name, part.mesh),
                 },
                 _ => SceneError::Io { path: resolved.clone(), source: e },
             })?;
+            let format = Format::of(&resolved).ok_or_else(|| SceneError::Invalid {
+                path: path.to_path_buf(),
+                message: format!(
+                    "part {:?}: mesh {:?} is not a mesh file Mockup reads (expected {})",
+                    part.name,
+                    part.mesh,
+                    mesh_file::EXTENSIONS
+                ),
+            })?;
             let options = ImportOptions { split_objects: part.object.is_some() };
-            let assembly = obj::parse(&bytes, &resolved, source, &options, &mut |_| {})?;
+            let assembly = mesh_file::parse_as(format, &bytes, &resolved, source, &options, &mut |_| {})?;
             warnings.extend(assembly.warnings.iter().cloned());
             files.insert(key.clone(), assembly);
         }
@@ -90,7 +99,10 @@ pub fn load(path: &Path, source: &dyn Source, progress: &mut dyn FnMut(Progress)
                 }
             },
         };
-        meshes.push(mesh);
+        meshes.push(scaled(mesh, part.scale).map_err(|e| SceneError::Invalid {
+            path: path.to_path_buf(),
+            message: format!("part {:?}: scale {:?}: {e}", part.name, part.scale),
+        })?);
     }
     let parse_time = clock.elapsed();
     let clock = Instant::now();
@@ -101,6 +113,14 @@ pub fn load(path: &Path, source: &dyn Source, progress: &mut dyn FnMut(Progress)
     let size = document.size.unwrap_or_else(|| scene_size(&colliders, &document.parts));
     progress(Progress { fraction: 1.0, stage: "done".into() });
     Ok(LoadedScene { document, colliders, size, warnings, parse_time, build_time })
+}
+
+/// The mesh with every coordinate multiplied by `scale` (the part's `scale`).
+fn scaled(mesh: Mesh, scale: f64) -> Result<Mesh, mockup_ccd::MeshError> {
+    if scale == 1.0 {
+        return Ok(mesh);
+    }
+    Mesh::new(mesh.vertices().iter().map(|&v| v * scale).collect(), mesh.triangles().to_vec())
 }
 
 /// Trees and BM-cones of every mesh, largest first over all cores; `done(k, n)` after each.
@@ -170,18 +190,24 @@ pub fn scene_size(colliders: &[Arc<Collider>], parts: &[PartDocument]) -> f64 {
     if size.is_finite() && size > 0.0 { size } else { 1.0 }
 }
 
-/// A new scene from an OBJ assembly: a part per object (or the whole file), at the
-/// identity pose, in its file colour or a palette's. The part with the largest bounding box
-/// is fixed (the environment), the others movable. Mesh paths are absolute until the scene
-/// is saved (see [`relative_mesh_paths`]).
-pub fn import_obj(
+/// A new scene from a mesh file (OBJ, STL, glTF or GLB, by its extension): a part per
+/// object (or the whole file), at the pose the file gives it (glTF nodes; the identity
+/// otherwise), in its file colour or a palette's. The part with the largest bounding box is
+/// fixed (the environment), the others movable. Mesh paths are absolute until the scene is
+/// saved (see [`relative_mesh_paths`]).
+pub fn import(
     path: &Path,
     options: &ImportOptions,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<LoadedScene, SceneError> {
     let clock = Instant::now();
-    let assembly =
-        obj::load(path, options, &mut |f| progress(Progress { fraction: 0.5 * f, stage: "reading OBJ".into() }))?;
+    let format = Format::of(path).ok_or_else(|| mesh_file::ImportError::UnknownFormat { path: path.to_path_buf() })?;
+    let bytes = std::fs::read(path).map_err(|source| SceneError::Io { path: path.to_path_buf(), source })?;
+    let stage = format!("reading {}", path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned()));
+    let assembly = mesh_file::parse_as(format, &bytes, path, &FileSystem, options, &mut |f| {
+        progress(Progress { fraction: 0.5 * f, stage: stage.clone() })
+    })?;
+    drop(bytes);
     let parse_time = clock.elapsed();
     let absolute = std::path::absolute(path).unwrap_or(path.to_path_buf());
     let extent = |m: &Mesh| {
@@ -197,8 +223,10 @@ pub fn import_obj(
         .map(|(i, p)| PartDocument {
             name: p.name.clone(),
             mesh: absolute.to_string_lossy().into_owned(),
-            object: options.split_objects.then(|| p.name.clone()),
-            pose: PoseDocument::from_pose(&Pose::IDENTITY),
+            // An STL file is one part however it is imported.
+            object: (options.split_objects && format != Format::Stl).then(|| p.name.clone()),
+            scale: 1.0,
+            pose: PoseDocument::from_pose(&p.pose),
             fixed: Some(i) == environment,
             color: p.color.unwrap_or(PALETTE[i % PALETTE.len()]),
             visible: true,
@@ -213,6 +241,15 @@ pub fn import_obj(
     });
     let size = scene_size(&colliders, &document.parts);
     Ok(LoadedScene { document, colliders, size, warnings: assembly.warnings, parse_time, build_time: clock.elapsed() })
+}
+
+/// The same as [`import`] (any format), under the name the app calls.
+pub fn import_obj(
+    path: &Path,
+    options: &ImportOptions,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<LoadedScene, SceneError> {
+    import(path, options, progress)
 }
 
 /// Colours for parts whose file gives none.

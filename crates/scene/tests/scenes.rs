@@ -8,6 +8,8 @@ use mockup_scene::{SceneError, demo, document, load};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+mod corpus;
+
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
@@ -31,6 +33,18 @@ fn gen_assets_reproduces_the_committed_files_byte_for_byte() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// Part pairs that intersect where their scene places them. `differential.ron` places the
+/// parts where pybullet's hand-made `diff_ring.urdf` does (its collision shapes are
+/// cylinders; its meshes only are drawn): the ring and the carrier touch face to face, and
+/// the spider gears cut 1 to 2 mm into the side gears (docs/scenes.md).
+const KNOWN_OVERLAPS: [(&str, &str, &str); 5] = [
+    ("differential.ron", "ring", "carrier"),
+    ("differential.ron", "spider_a", "side_a"),
+    ("differential.ron", "spider_a", "side_b"),
+    ("differential.ron", "spider_b", "side_a"),
+    ("differential.ron", "spider_b", "side_b"),
+];
+
 fn scene_files() -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(repo().join("scenes"))
         .unwrap()
@@ -52,15 +66,30 @@ fn every_scene_loads_and_round_trips() {
         let copy = dir.join(f.file_name().unwrap());
         document::save(&doc, &copy).unwrap();
         assert_eq!(document::read(&copy).unwrap(), doc, "{}", f.display());
+        // Scenes of third-party meshes need them fetched (scripts/fetch-real-meshes).
+        if doc.parts.iter().any(|p| p.mesh.contains("third_party")) && corpus::pybullet_data("scenes").is_none() {
+            continue;
+        }
         let scene = load(&f, &FileSystem, &mut |_| {}).unwrap();
         assert_eq!(scene.colliders.len(), doc.parts.len());
         assert!(scene.size > 0.0);
-        // Every demo starts free of interpenetration.
+        // Every demo starts free of interpenetration, but for the overlaps known in the
+        // third-party data.
+        let name = f.file_name().unwrap().to_string_lossy();
         for i in 0..doc.parts.len() {
             for j in i + 1..doc.parts.len() {
                 let (a, b) = (&scene.colliders[i], &scene.colliders[j]);
                 let hit = intersects(a, &doc.parts[i].pose.to_pose(), b, &doc.parts[j].pose.to_pose()).value;
-                assert!(!hit, "{}: {} and {} interpenetrate", f.display(), doc.parts[i].name, doc.parts[j].name);
+                let known =
+                    KNOWN_OVERLAPS.contains(&(name.as_ref(), doc.parts[i].name.as_str(), doc.parts[j].name.as_str()));
+                assert_eq!(
+                    hit,
+                    known,
+                    "{}: {} and {} interpenetrate: {hit}",
+                    f.display(),
+                    doc.parts[i].name,
+                    doc.parts[j].name
+                );
             }
         }
     }
