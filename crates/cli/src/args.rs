@@ -18,22 +18,34 @@ impl std::fmt::Display for UsageError {
 #[derive(Debug)]
 pub struct Options {
     values: HashMap<String, String>,
+    flags: Vec<String>,
 }
 
 impl Options {
     /// Parses `--key value` pairs, accepting only `allowed` keys.
     pub fn parse(args: &[String], allowed: &[&str]) -> Result<Options, UsageError> {
+        Options::parse_with_flags(args, allowed, &[])
+    }
+
+    /// Parses `--key value` pairs of `allowed` keys and bare `--flag`s of `flags`.
+    pub fn parse_with_flags(args: &[String], allowed: &[&str], flags: &[&str]) -> Result<Options, UsageError> {
         let mut values = HashMap::new();
+        let mut set = Vec::new();
         let mut it = args.iter();
         while let Some(arg) = it.next() {
             let Some(key) = arg.strip_prefix("--") else {
                 return Err(UsageError(format!("unexpected argument {arg:?}")));
             };
+            if flags.contains(&key) {
+                if set.iter().any(|f| f == key) {
+                    return Err(UsageError(format!("--{key} given twice")));
+                }
+                set.push(key.to_string());
+                continue;
+            }
             if !allowed.contains(&key) {
-                return Err(UsageError(format!(
-                    "unknown option --{key} (expected one of: --{})",
-                    allowed.join(", --")
-                )));
+                let known: Vec<&str> = allowed.iter().chain(flags).copied().collect();
+                return Err(UsageError(format!("unknown option --{key} (expected one of: --{})", known.join(", --"))));
             }
             let Some(value) = it.next() else {
                 return Err(UsageError(format!("--{key} needs a value")));
@@ -42,7 +54,12 @@ impl Options {
                 return Err(UsageError(format!("--{key} given twice")));
             }
         }
-        Ok(Options { values })
+        Ok(Options { values, flags: set })
+    }
+
+    /// Whether the bare `--flag` was given.
+    pub fn flag(&self, key: &str) -> bool {
+        self.flags.iter().any(|f| f == key)
     }
 
     pub fn get(&self, key: &str) -> Option<&str> {

@@ -80,7 +80,7 @@ fn replay_peg(name: &str, extra: &[&str]) -> PathBuf {
         String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len(), 3);
     assert!(lines[1]["contacts"].as_u64().unwrap() > 0 && !lines[1]["reached"].as_bool().unwrap());
-    assert!(lines.iter().all(|l| l["interpenetrating"].as_array().unwrap().is_empty()));
+    assert!(lines.iter().all(|l| l["new_interference"].as_array().unwrap().is_empty()));
     targets
 }
 
@@ -100,8 +100,11 @@ fn replay_with_the_glide_narrow_phase() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("expected exact or glide"));
 }
 
+/// Rings that cross from the start are in contact from the start: listed apart, not new
+/// interference (exit 0); with `--strict` they are an obstacle like any pair, and their
+/// crossing counts (exit 1).
 #[test]
-fn replay_exits_1_when_parts_interpenetrate() {
+fn replay_lists_pairs_interfering_from_the_start_apart() {
     // ring_b turned back into ring_a's plane: the rings cross from the start.
     let mut doc = mockup_scene::document::read(&repo().join("scenes/tori.ron")).unwrap();
     let half = std::f64::consts::FRAC_PI_4;
@@ -111,9 +114,43 @@ fn replay_exits_1_when_parts_interpenetrate() {
     }
     let path = temp("overlap.ron", &mockup_scene::document::to_text(&doc));
     let targets = temp("still.ron", "[(translation: (0.0, 0.0, 0.05), rotation: (0.0, 0.0, 0.0, 1.0))]");
-    let out = cli(&["replay", path.to_str().unwrap(), "--part", "ring_b", "--targets", targets.to_str().unwrap()]);
+    let args = ["replay", path.to_str().unwrap(), "--part", "ring_b", "--targets", targets.to_str().unwrap()];
+    let out = cli(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let line: serde_json::Value = serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).unwrap();
+    assert_eq!(line["interfering_from_start"], serde_json::json!([["ring_a", "ring_b"]]));
+    assert_eq!(line["in_contact_from_start"], serde_json::json!([["ring_a", "ring_b"]]));
+    assert_eq!(line["new_interference"], serde_json::json!([]));
+    let out = cli(&[&args[..], &["--strict"]].concat());
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("[\"ring_a\",\"ring_b\"]"));
+    let line: serde_json::Value = serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).unwrap();
+    assert_eq!(line["new_interference"], serde_json::json!([["ring_a", "ring_b"]]));
+}
+
+/// A generated CAD-like assembly (`gen-assets --cad`): a bolt, a dowel and a shaft pulled
+/// straight out of what they are fitted in come out, with no new interference.
+#[test]
+fn replay_pulls_parts_out_of_a_generated_assembly() {
+    let dir = std::env::temp_dir().join(format!("mockup-cli-cad-{}", std::process::id()));
+    let out = cli(&["gen-assets", "--out", dir.to_str().unwrap(), "--cad", "34", "--detail", "1"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let scene = dir.join("cad_34.ron");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), scene.to_str().unwrap());
+    for (part, dz) in [("m1_bolt2", 50.0), ("m0_dowel0", 30.0), ("m1_shaft", 40.0)] {
+        let steps: Vec<String> = (1..=12)
+            .map(|k| format!("(translation: (0.0, 0.0, {}), rotation: (0.0, 0.0, 0.0, 1.0))", dz * k as f64 / 12.0))
+            .collect();
+        let targets = temp(&format!("{part}.ron"), &format!("[{}]", steps.join(",")));
+        let out = cli(&["replay", scene.to_str().unwrap(), "--part", part, "--targets", targets.to_str().unwrap()]);
+        assert!(out.status.success(), "{part}: {}", String::from_utf8_lossy(&out.stderr));
+        let lines: Vec<serde_json::Value> =
+            String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert!(!lines[0]["in_contact_from_start"].as_array().unwrap().is_empty(), "{part} starts fitted");
+        assert!(lines.iter().all(|l| l["new_interference"].as_array().unwrap().is_empty()));
+        let last = lines.last().unwrap();
+        assert!(last["reached"].as_bool().unwrap(), "{part} came out: {last}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -85,6 +85,18 @@ pub struct SolverDocument {
     pub bm_culling: bool,
     pub narrow_phase: NarrowPhase,
     pub max_substeps: u32,
+    /// A drag pushes other movable parts (false: only the grabbed part moves). Written only
+    /// when set, so older files and their saves are unchanged.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub push_others: bool,
+    /// Every interfering pair is an obstacle, also those in contact from the start
+    /// (docs/contact-from-start.md §1). Written only when set.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub strict: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl Default for SolverDocument {
@@ -94,6 +106,8 @@ impl Default for SolverDocument {
             bm_culling: true,
             narrow_phase: NarrowPhase::Exact,
             max_substeps: 8,
+            push_others: false,
+            strict: false,
         }
     }
 }

@@ -9,7 +9,7 @@ use crate::settings::{NarrowPhase, SolverSettings};
 use glam::{DMat3, DQuat, DVec3};
 use mockup_ccd::broad::{Aabb, BroadPhase};
 use mockup_ccd::glide::{GlideBody, GlideOptions, glide_collisions};
-use mockup_ccd::mesh::{Orientation, Place, Sides};
+use mockup_ccd::mesh::{Orientation, Place, Side, Sides};
 use mockup_ccd::{
     Collider, Contact, ContactKind, Counters, InContact, Motion, Pose, QueryOptions, Screw, contacts_within,
     first_contact, intersects, near_triangle_pairs, proximity, proximity_among,
@@ -696,29 +696,28 @@ impl World {
             };
             c.normal.dot(moved(c.body_i, c.point_i) - moved(c.body_j, c.point_j))
         };
-        // Where a contact meets the part its feature may be inside of, and that part's outward
-        // normal there (the row's normal points from j to i).
-        let other = |c: &ContactPoint| {
-            let on_j = matches!(
-                c.kind,
-                ContactKind::VertexFace | ContactKind::VertexEdge | ContactKind::VertexVertex | ContactKind::EdgeEdge
-            );
-            let (body, feature) = if on_j { (c.body_j, c.feature_j) } else { (c.body_i, c.feature_i) };
-            let b = &self.bodies[body];
-            let mesh = b.collider.mesh();
-            let local = match c.kind {
-                ContactKind::VertexFace | ContactKind::FaceVertex => {
-                    mesh.triangle_points(feature).iter().sum::<DVec3>() / 3.0
-                }
-                ContactKind::VertexEdge | ContactKind::EdgeVertex | ContactKind::EdgeEdge => {
-                    mesh.edge_points(feature).iter().sum::<DVec3>() / 2.0
-                }
-                ContactKind::VertexVertex => mesh.vertex(feature),
+        // How the unconstrained motion moves i's point of a contact relative to j's.
+        let relative = |c: &ContactPoint| {
+            let moved = |b: BodyId, p: DVec3| {
+                slot[b].map_or(DVec3::ZERO, |k| d0[k].translation + d0[k].rotation.cross(p - frames[k].center))
             };
-            (b.pose.transform_point(local), if on_j { c.normal } else { -c.normal })
+            moved(c.body_i, c.point_i) - moved(c.body_j, c.point_j)
         };
-        let candidates: Vec<ContactPoint> =
-            rows(&self.contacts, 0.25 * s.repositioning, wanted, other).into_iter().map(|k| self.contacts[k]).collect();
+        let presses = |c: &ContactPoint| self.touching_side(c, relative(c)).0 == Side::Inside;
+        let mut candidates: Vec<ContactPoint> = rows(&self.contacts, 0.25 * s.repositioning, wanted, presses)
+            .into_iter()
+            .map(|k| self.contacts[k])
+            .collect();
+        // A touching row at an edge or corner of the other part that the motion does not press
+        // into holds with the surface nearest the motion there (§3): its normal, not the
+        // normal of whichever face the contact was read against.
+        for c in candidates.iter_mut().filter(|c| c.seated && c.separation == 0.0) {
+            if let (side, Some(normal)) = self.touching_side(c, relative(c))
+                && side != Side::Inside
+            {
+                c.normal = normal;
+            }
+        }
         let bounds: Vec<f64> = candidates.iter().map(|c| self.bound(c)).collect();
         let kept = patch::corners(&candidates, &bounds, 1e-9 * s.security);
         let rows: Vec<ContactPoint> = kept.iter().map(|&k| candidates[k]).collect();
@@ -969,6 +968,49 @@ impl World {
         scale
     }
 
+    /// For a contact of a pair in contact from the start and a relative motion `w` of i's point
+    /// against j's (world): which side of the other part's surface (the part its feature may
+    /// be inside of) the motion leads to at the place the contact touches it, and, when that
+    /// place is an edge or a corner, the row normal of the surface nearest the motion there.
+    /// An edge/edge contact is looked at from both parts: it presses in if either does.
+    fn touching_side(&self, c: &ContactPoint, w: DVec3) -> (Side, Option<DVec3>) {
+        let tol = 1e-3 * self.settings.repositioning;
+        // From body `body`'s side: its feature, the contact's point on it, the other's motion.
+        let look = |body: BodyId, feature: u32, point: DVec3, w: DVec3, on_j: bool| {
+            let b = &self.bodies[body];
+            let sides = b.sides();
+            let local = b.pose.inverse().transform_point(point);
+            let place = match c.kind {
+                ContactKind::VertexFace | ContactKind::FaceVertex => sides.place_on_face(feature, local, tol),
+                ContactKind::VertexEdge | ContactKind::EdgeVertex | ContactKind::EdgeEdge => {
+                    sides.place_on_edge(feature, local, tol)
+                }
+                ContactKind::VertexVertex => Place::Vertex(feature),
+            };
+            let w_local = b.pose.inverse().transform_vector(w);
+            let side = sides.side(place, w_local);
+            let normal = match place {
+                Place::Face(_) => None,
+                _ => w_local.try_normalize().and_then(|u| sides.nearest_normal(place, u)).map(|n| {
+                    let n = b.pose.transform_vector(n);
+                    if on_j { n } else { -n }
+                }),
+            };
+            (side, normal)
+        };
+        match c.kind {
+            ContactKind::VertexFace | ContactKind::VertexEdge | ContactKind::VertexVertex => {
+                look(c.body_j, c.feature_j, c.point_j, w, true)
+            }
+            ContactKind::FaceVertex | ContactKind::EdgeVertex => look(c.body_i, c.feature_i, c.point_i, -w, false),
+            ContactKind::EdgeEdge => {
+                let from_j = look(c.body_j, c.feature_j, c.point_j, w, true);
+                let from_i = look(c.body_i, c.feature_i, c.point_i, -w, false);
+                if from_i.0 == Side::Inside { from_i } else { from_j }
+            }
+        }
+    }
+
     /// Whether a glide collision of a pair in contact from the start counts: its feature pair
     /// was not in contact at the start, and it enters (docs/contact-from-start.md §4, the
     /// exact CCD's test, with the bodies' velocities along their paths).
@@ -1046,16 +1088,16 @@ fn inside_feature(c: &ContactPoint) -> (BodyId, BodyId, u8, u32, u32) {
 /// Which contacts are rows of the solve (docs/contact-from-start.md §3): every ordinary one;
 /// of a pair in contact from the start, every contact of a feature that all its contacts find
 /// more than `tie` outside the other part; of a feature touching or inside it, those whose
-/// depth is within `tie` of the feature's depth (the smallest, §5) — and when those meet the
-/// other part at a convex corner (`other` gives each's centroid and outward normal there, on
-/// the other part), only the one the motion would deepen least (`preference`, larger is
-/// better): outside a convex corner is outside either face, so the depth is kept if any one
-/// is; at a concave corner it must be kept against all.
+/// depth is within `tie` of the feature's depth (the smallest, §5): for a feature inside, only
+/// the one the motion would deepen least (`preference`, larger is better), since the depth is
+/// the smallest of them and kept with any one; for a touching feature the same unless the
+/// unconstrained motion would take it into the other part where any of them touches
+/// (`presses`): then all (a block pushed into an inner corner).
 fn rows(
     contacts: &[ContactPoint],
     tie: f64,
     preference: impl Fn(&ContactPoint) -> f64,
-    other: impl Fn(&ContactPoint) -> (DVec3, DVec3),
+    presses: impl Fn(&ContactPoint) -> bool,
 ) -> Vec<usize> {
     type Feature = (BodyId, BodyId, u8, u32, u32);
     // Per feature: its depth, and whether every contact finds it clear outside.
@@ -1074,14 +1116,11 @@ fn rows(
     }
     let mut keep: Vec<usize> =
         (0..contacts.len()).filter(|&k| !contacts[k].seated || features[&inside_feature(&contacts[k])].1).collect();
-    for ks in tied.values() {
-        let convex = ks.iter().all(|&x| {
-            ks.iter().all(|&y| {
-                let ((cx, nx), (cy, _)) = (other(&contacts[x]), other(&contacts[y]));
-                (cy - cx).dot(nx) <= tie
-            })
-        });
-        if convex {
+    for (feature, ks) in &tied {
+        // Inside already, its depth is the smallest reading's, kept by any one; touching, it
+        // must not be pressed in anywhere it touches.
+        let inside = features[feature].0 > tie;
+        if inside || !ks.iter().any(|&k| presses(&contacts[k])) {
             let best =
                 ks.iter().copied().max_by(|&x, &y| preference(&contacts[x]).total_cmp(&preference(&contacts[y])));
             keep.extend(best);

@@ -430,3 +430,60 @@ fn with_glide_fitted_parts_come_out_and_are_held() {
     let r = drag_for(&mut w, p, Pose::from_translation(DVec3::new(0.0, 0.0, -0.6)), 20);
     assert!(r.reached, "{r:?}");
 }
+
+/// An L-shaped bracket (a base and a wall, one solid), extruded along y from `outline` in x-z.
+fn bracket() -> Mesh {
+    // Counter-clockwise in the x-z plane seen from −y: the base from x −0.5 to 0.5, 0.1
+    // thick, the wall at x −0.5 to −0.4 up to z 0.5.
+    let outline = [(-0.5, -0.1), (0.5, -0.1), (0.5, 0.0), (-0.4, 0.0), (-0.4, 0.5), (-0.5, 0.5)];
+    let mut vertices = Vec::new();
+    for y in [-0.5, 0.5] {
+        vertices.extend(outline.iter().map(|&(x, z)| DVec3::new(x, y, z)));
+    }
+    let n = outline.len() as u32;
+    let mut triangles = Vec::new();
+    for i in 0..n {
+        let j = (i + 1) % n;
+        triangles.extend([[i, j + n, j], [i, i + n, j + n]]);
+    }
+    // Caps: the L as four triangles fanned from its inner corner (3).
+    for [a, b, c] in [[3u32, 4, 5], [3, 5, 0], [3, 0, 1], [3, 1, 2]] {
+        triangles.push([a, b, c]);
+        triangles.push([a + n, c + n, b + n]);
+    }
+    let mesh = Mesh::new(vertices, triangles).unwrap();
+    let mesh = if mesh.signed_volume() < 0.0 {
+        Mesh::new(mesh.vertices().to_vec(), mesh.triangles().iter().map(|&[a, b, c]| [a, c, b]).collect()).unwrap()
+    } else {
+        mesh
+    };
+    assert!(mesh.stats().is_closed() && mockup_ccd::mesh::Orientation::of(&mesh).consistent);
+    mesh
+}
+
+/// A block in the bracket's inner corner, touching the base and the wall (a concave edge): it
+/// is held against either and against both, slides along the corner, and lifts out.
+#[test]
+fn a_block_in_an_inner_corner_is_held_by_both_faces() {
+    let mut w = world(2.0);
+    w.add_body(collider(bracket()), Pose::IDENTITY, true);
+    let cube = MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::splat(0.1)).build().unwrap();
+    let start = Pose::from_translation(DVec3::new(-0.3, 0.0, 0.1));
+    let c = w.add_body(collider(cube), start, false);
+    for push in [DVec3::new(-0.2, 0.0, 0.0), DVec3::new(0.0, 0.0, -0.2), DVec3::new(-0.2, 0.0, -0.2)] {
+        let r = drag_for(&mut w, c, Pose::from_translation(start.translation + push), 5);
+        assert!(!r.reached && !r.seated_pairs.is_empty(), "{r:?}");
+        let m = moved(&w, c, start);
+        assert!(m.x >= -tau(&w) && m.z >= -tau(&w), "pushed {push:?}: moved {m:?}");
+    }
+    let along = Pose::from_translation(start.translation + DVec3::new(0.0, 0.3, 0.0));
+    let r = drag_for(&mut w, c, along, 5);
+    assert!(r.reached, "{r:?}");
+    // Into the corner and along it at once: the along part goes through.
+    let r = drag_for(&mut w, c, Pose::from_translation(start.translation + DVec3::new(-0.1, -0.2, -0.1)), 5);
+    let p = r.pose.translation;
+    assert!((p.y - -0.2).abs() < 1e-6 && p.x >= -0.3 - tau(&w) && p.z >= 0.1 - tau(&w), "{p:?}");
+    let r = drag_for(&mut w, c, Pose::from_translation(DVec3::new(0.2, 0.0, 0.6)), 5);
+    assert!(r.reached);
+    assert!(w.intersecting_pairs().is_empty());
+}

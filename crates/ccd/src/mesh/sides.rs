@@ -181,30 +181,34 @@ impl<'a> Sides<'a> {
     /// places the side is `Unknown`.
     pub fn side(&self, place: Place, w: DVec3) -> Side {
         let Some(w) = w.try_normalize() else { return Side::Along };
-        let signed = |x: f64| {
-            if x > IN_PLANE {
-                Side::Outside
-            } else if x < -IN_PLANE {
-                Side::Inside
-            } else {
-                Side::Along
-            }
-        };
+        match self.nearest_normal(place, w) {
+            None => Side::Unknown,
+            Some(n) if w.dot(n) > IN_PLANE => Side::Outside,
+            Some(n) if w.dot(n) < -IN_PLANE => Side::Inside,
+            Some(_) => Side::Along,
+        }
+    }
+
+    /// The pseudonormal of the surface nearest `p + εw` (p at `place`, ε → 0⁺, `w` unit): the
+    /// normal of the face, edge or vertex of `place`'s neighbourhood that is nearest. Its half
+    /// space is outside the solid near `p` when `place` is convex there. `None` at
+    /// non-manifold places.
+    pub fn nearest_normal(&self, place: Place, w: DVec3) -> Option<DVec3> {
         match place {
-            Place::Face(t) => signed(w.dot(self.face_normal(t))),
+            Place::Face(t) => Some(self.face_normal(t)),
             Place::Edge(e) => {
                 let faces = self.mesh.edge_faces(e);
                 if faces.len() > 2 || faces.is_empty() {
-                    return Side::Unknown;
+                    return None;
                 }
                 let [a, b] = self.mesh.edge_points(e);
                 let along = (b - a).normalize();
                 let w = w - w.dot(along) * along;
-                if w.length() <= IN_PLANE {
-                    return Side::Along;
-                }
                 // The wedge seen along the edge: the faces leave it in directions d_k.
                 let mut best = (w.length(), self.edge_normal(e));
+                if w.length() <= IN_PLANE {
+                    return Some(best.1);
+                }
                 for &f in faces {
                     let [x, y] = self.mesh.edge(e);
                     let Some(&c) = self.mesh.triangle(f).iter().find(|&&v| v != x && v != y) else { continue };
@@ -216,15 +220,14 @@ impl<'a> Sides<'a> {
                         }
                     }
                 }
-                signed(w.dot(best.1))
+                Some(best.1)
             }
             Place::Vertex(v) => {
                 let p = self.mesh.vertex(v);
                 let mut best = (1.0, self.vertex_normal(v));
                 for &e in self.mesh.vertex_edges(v) {
-                    let faces = self.mesh.edge_faces(e);
-                    if faces.len() > 2 {
-                        return Side::Unknown;
+                    if self.mesh.edge_faces(e).len() > 2 {
+                        return None;
                     }
                     let [x, y] = self.mesh.edge(e);
                     let other = if x == v { y } else { x };
@@ -248,7 +251,7 @@ impl<'a> Sides<'a> {
                         }
                     }
                 }
-                signed(w.dot(best.1))
+                Some(best.1)
             }
         }
     }

@@ -125,10 +125,15 @@ pub fn proximity_among(
     Counted { value: out, counters }
 }
 
-/// Projection of `x` on the plane of `tri` if it falls inside the (closed) triangle.
+/// Projection of `x` on the plane of `tri` if it falls inside the (closed) triangle, to
+/// within rounding: a vertex exactly over a side, as coincident CAD geometry puts it, is
+/// reported whichever way its last bit rounds.
 fn project_inside(x: DVec3, tri: &[DVec3; 3], n: DVec3) -> Option<DVec3> {
     let p = x - n * (x - tri[0]).dot(n);
-    let inside = (0..3).all(|i| (tri[(i + 1) % 3] - tri[i]).cross(p - tri[i]).dot(n) >= 0.0);
+    let inside = (0..3).all(|i| {
+        let (e, d) = (tri[(i + 1) % 3] - tri[i], p - tri[i]);
+        e.cross(d).dot(n) >= -1e-12 * e.length() * d.length()
+    });
     inside.then_some(p)
 }
 
