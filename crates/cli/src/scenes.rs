@@ -4,7 +4,7 @@ use crate::args::{Options, UsageError};
 use crate::toi::counters_json;
 use mockup_scene::LoadedScene;
 use mockup_scene::source::FileSystem;
-use mockup_solver::{SolverSettings, World};
+use mockup_solver::World;
 use serde_json::json;
 use std::path::Path;
 
@@ -113,17 +113,6 @@ pub fn info(args: &[String]) -> Result<(), UsageError> {
     Ok(())
 }
 
-/// The solver settings a scene asks for.
-pub fn solver_settings(scene: &LoadedScene) -> SolverSettings {
-    let s = &scene.document.solver;
-    let glide = s.narrow_phase == mockup_scene::NarrowPhase::Glide;
-    let mut settings =
-        SolverSettings::for_scene(scene.size, scene.explicit_distances(), s.bm_culling, s.max_substeps, glide);
-    settings.push_others = s.push_others;
-    settings.strict = s.strict;
-    settings
-}
-
 pub fn replay(args: &[String]) -> Result<(), UsageError> {
     let (path, rest) = positional(args, "SCENE.ron")?;
     let o = Options::parse_with_flags(rest, &["part", "targets", "narrow-phase"], &["strict"])?;
@@ -138,11 +127,11 @@ pub fn replay(args: &[String]) -> Result<(), UsageError> {
     if scene.document.parts[id].fixed {
         return Err(UsageError(format!("{path}: part {part:?} is fixed")));
     }
-    let mut settings = solver_settings(&scene);
+    let mut settings = scene.document.solver.settings(scene.size);
     match o.get("narrow-phase") {
         None => {}
         Some("exact") => settings.narrow_phase = mockup_solver::NarrowPhase::Exact,
-        Some("glide") => settings.narrow_phase = mockup_solver::NarrowPhase::Glide(Default::default()),
+        Some("glide") => settings.narrow_phase = mockup_solver::NarrowPhase::Glide,
         Some(other) => return Err(UsageError(format!("--narrow-phase {other:?}: expected exact or glide"))),
     }
     settings.strict |= o.flag("strict");

@@ -113,6 +113,21 @@ impl Default for SolverDocument {
 }
 
 impl SolverDocument {
+    /// The solver settings this document asks for, in a scene `size` wide: its distances,
+    /// or the seed's scaled to the scene (docs/solver.md §2).
+    pub fn settings(&self, size: f64) -> mockup_solver::SolverSettings {
+        let mut s = mockup_solver::SolverSettings::for_scene_size(size);
+        if let Some([r, e, b]) = self.explicit_distances() {
+            (s.repositioning, s.security, s.breaking) = (r, e, b);
+        }
+        s.query.bm_culling = self.bm_culling;
+        s.max_substeps = self.max_substeps.max(1);
+        s.narrow_phase = self.narrow_phase;
+        s.push_others = self.push_others;
+        s.strict = self.strict;
+        s
+    }
+
     /// `[εr, εs, εb]` when the document sets them (otherwise the seed's, scaled to the scene).
     pub fn explicit_distances(&self) -> Option<[f64; 3]> {
         match self.distances {
@@ -134,14 +149,7 @@ pub enum Distances {
     },
 }
 
-/// Which continuous collision detection moves the parts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum NarrowPhase {
-    /// Redon's screw motion, exact roots of cubics (`mockup-ccd`).
-    Exact,
-    /// Buss' glide-rotation screen (`mockup_ccd::glide`), along constant-velocity screws.
-    Glide,
-}
+pub use mockup_solver::NarrowPhase;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CameraDocument {

@@ -3,15 +3,16 @@
 use mockup_ccd::QueryOptions;
 use mockup_ccd::glide::GlideOptions;
 
-/// Which continuous test checks each move.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+/// Which continuous test checks each move (in scene documents as `Exact` or `Glide`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum NarrowPhase {
     /// Redon's exact CCD; bodies move along his screws (seed 001 §2).
     #[default]
     Exact,
-    /// Buss' glide screen; bodies move along constant-velocity screws, the motion the screen
-    /// computes for, and collisions below the properness threshold are ignored (seed 002).
-    Glide(GlideOptions),
+    /// Buss' glide screen (`SolverSettings::glide`); bodies move along constant-velocity
+    /// screws, the motion the screen computes for, and collisions below the properness
+    /// threshold are ignored (seed 002).
+    Glide,
 }
 
 /// The seed's environment width for its distances (seed 001 §4).
@@ -35,6 +36,8 @@ pub struct SolverSettings {
     /// The CCD queries' settings (BM-culling on by default).
     pub query: QueryOptions,
     pub narrow_phase: NarrowPhase,
+    /// The glide screen's options, when it is the narrow phase.
+    pub glide: GlideOptions,
     /// A drag pushes other movable parts in its way (false: only the grabbed part moves;
     /// every other part is an obstacle).
     pub push_others: bool,
@@ -56,6 +59,7 @@ impl Default for SolverSettings {
             contact_window: 1e-3,
             query: QueryOptions::default(),
             narrow_phase: NarrowPhase::Exact,
+            glide: GlideOptions::default(),
             push_others: false,
             strict: false,
         }
@@ -72,27 +76,6 @@ impl SolverSettings {
             s.scale_distances(size / REFERENCE_SCENE_SIZE);
         }
         if s.validate().is_ok() { s } else { SolverSettings::default() }
-    }
-
-    /// A scene's settings: explicit distances `[εr, εs, εb]`, or the seed's scaled to `size`;
-    /// `glide` picks the glide screen (default options) as the narrow phase.
-    pub fn for_scene(
-        size: f64,
-        explicit: Option<[f64; 3]>,
-        bm_culling: bool,
-        max_substeps: u32,
-        glide: bool,
-    ) -> SolverSettings {
-        let mut s = SolverSettings::for_scene_size(size);
-        if glide {
-            s.narrow_phase = NarrowPhase::Glide(GlideOptions::default());
-        }
-        if let Some([r, e, b]) = explicit {
-            (s.repositioning, s.security, s.breaking) = (r, e, b);
-        }
-        s.query.bm_culling = bm_culling;
-        s.max_substeps = max_substeps.max(1);
-        s
     }
 
     pub fn scale_distances(&mut self, factor: f64) {

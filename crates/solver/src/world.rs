@@ -767,7 +767,7 @@ impl World {
             let m = motion_of(b);
             match s.narrow_phase {
                 NarrowPhase::Exact => Path::Redon(m.path()),
-                NarrowPhase::Glide(_) => Path::Constant(Screw::from_displacement(&(m.to * m.from.inverse())), m.from),
+                NarrowPhase::Glide => Path::Constant(Screw::from_displacement(&(m.to * m.from.inverse())), m.from),
             }
         };
         let substep = report.moves.last().map_or(0, |m| m.substep + 1);
@@ -802,7 +802,8 @@ impl World {
                     report.counters += r.counters;
                     (r.value, Vec::new())
                 }
-                NarrowPhase::Glide(opts) => {
+                NarrowPhase::Glide => {
+                    let opts = s.glide;
                     // Only the earliest collisions are used (the first and the contact window);
                     // a pair in contact from the start needs them all, some being ignored.
                     let opts = GlideOptions { until_first: !seated[k], ..opts };
@@ -880,7 +881,7 @@ impl World {
                 near.value
             }
             // Already filtered by properness (seed 002 §9).
-            NarrowPhase::Glide(_) => glide_list.into_iter().filter(|c| c.time <= until).collect(),
+            NarrowPhase::Glide => glide_list.into_iter().filter(|c| c.time <= until).collect(),
         };
         report.ccd_time += clock.elapsed();
         if t_b > 0.0 {

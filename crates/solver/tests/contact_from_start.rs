@@ -405,11 +405,7 @@ fn random_drags_of_fitted_parts_never_go_deeper() {
 
 fn with_glide(w: &mut World) {
     let s = *w.settings();
-    w.set_settings(SolverSettings {
-        narrow_phase: mockup_solver::NarrowPhase::Glide(mockup_ccd::glide::GlideOptions::default()),
-        ..s
-    })
-    .unwrap();
+    w.set_settings(SolverSettings { narrow_phase: mockup_solver::NarrowPhase::Glide, ..s }).unwrap();
 }
 
 /// The glide screen as the narrow phase applies the same rule.

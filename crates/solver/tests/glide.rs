@@ -6,14 +6,13 @@ mod common;
 
 use common::*;
 use glam::DVec3;
-use mockup_ccd::glide::GlideOptions;
 use mockup_ccd::{Collider, MeshBuilder, Pose};
 use mockup_solver::{NarrowPhase, SolverSettings, World};
 use std::sync::Arc;
 
 fn with_glide(mut scene: TestScene) -> TestScene {
     let mut s = *scene.world.settings();
-    s.narrow_phase = NarrowPhase::Glide(GlideOptions::default());
+    s.narrow_phase = NarrowPhase::Glide;
     scene.world.set_settings(s).unwrap();
     scene
 }
@@ -48,7 +47,7 @@ fn plate_in_slot_with_glide() {
 #[test]
 fn a_box_slides_on_the_floor_with_glide() {
     let mut s = SolverSettings::for_scene_size(10.0);
-    s.narrow_phase = NarrowPhase::Glide(GlideOptions::default());
+    s.narrow_phase = NarrowPhase::Glide;
     let mut w = World::new(s).unwrap();
     let floor = MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::new(5.0, 5.0, 0.5)).build().unwrap();
     w.add_body(Arc::new(Collider::new(floor)), Pose::from_translation(DVec3::new(0.0, 0.0, -0.5)), true);
