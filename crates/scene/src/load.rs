@@ -4,7 +4,8 @@ use crate::document::{self, PartDocument, PoseDocument, SCENE_VERSION, SceneDocu
 use crate::mesh_file::{self, Assembly, Format, ImportOptions};
 use crate::source::{FileSystem, Source, normalize};
 use glam::DVec3;
-use mockup_ccd::{Collider, Mesh, Pose};
+use mockup_ccd::broad::Aabb;
+use mockup_ccd::{Collider, Mesh};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -159,32 +160,14 @@ pub fn build_colliders(meshes: Vec<Mesh>, done: &mut dyn FnMut(usize, usize)) ->
     out.into_iter().map(|c| c.expect("every mesh was built")).collect()
 }
 
-/// The world bounding box of a mesh at a pose (its local box's eight corners, placed).
-pub fn world_bounds(mesh: &Mesh, pose: &Pose) -> (DVec3, DVec3) {
-    let (a, b) = mesh.bounds();
-    let mut lo = DVec3::splat(f64::INFINITY);
-    let mut hi = DVec3::splat(f64::NEG_INFINITY);
-    for k in 0..8 {
-        let corner = DVec3::new(
-            if k & 1 == 0 { a.x } else { b.x },
-            if k & 2 == 0 { a.y } else { b.y },
-            if k & 4 == 0 { a.z } else { b.z },
-        );
-        let w = pose.transform_point(corner);
-        lo = lo.min(w);
-        hi = hi.max(w);
-    }
-    (lo, hi)
-}
-
 /// The largest side of the bounding box of every part at its pose.
 pub fn scene_size(colliders: &[Arc<Collider>], parts: &[PartDocument]) -> f64 {
     let mut lo = DVec3::splat(f64::INFINITY);
     let mut hi = DVec3::splat(f64::NEG_INFINITY);
     for (c, p) in colliders.iter().zip(parts) {
-        let (a, b) = world_bounds(c.mesh(), &p.pose.to_pose());
-        lo = lo.min(a);
-        hi = hi.max(b);
+        let b = Aabb::of_mesh(c.mesh(), &p.pose.to_pose());
+        lo = lo.min(b.min);
+        hi = hi.max(b.max);
     }
     let size = (hi - lo).max_element();
     if size.is_finite() && size > 0.0 { size } else { 1.0 }
@@ -192,9 +175,9 @@ pub fn scene_size(colliders: &[Arc<Collider>], parts: &[PartDocument]) -> f64 {
 
 /// A new scene from a mesh file (OBJ, STL, glTF or GLB, by its extension): a part per
 /// object (or the whole file), at the pose the file gives it (glTF nodes; the identity
-/// otherwise), in its file colour or a palette's. The part with the largest bounding box is
-/// fixed (the environment), the others movable. Mesh paths are absolute until the scene is
-/// saved (see [`relative_mesh_paths`]).
+/// otherwise), in its file colour or a palette's. No part is fixed: a drag moves only the part
+/// it grabs, every other is an obstacle. Mesh paths are absolute until the scene is saved
+/// (see [`relative_mesh_paths`]).
 pub fn import(
     path: &Path,
     options: &ImportOptions,
@@ -210,12 +193,6 @@ pub fn import(
     drop(bytes);
     let parse_time = clock.elapsed();
     let absolute = std::path::absolute(path).unwrap_or(path.to_path_buf());
-    let extent = |m: &Mesh| {
-        let (a, b) = m.bounds();
-        (b - a).length()
-    };
-    let environment = (0..assembly.parts.len())
-        .max_by(|&i, &j| extent(&assembly.parts[i].mesh).total_cmp(&extent(&assembly.parts[j].mesh)));
     let parts = assembly
         .parts
         .iter()
@@ -227,7 +204,7 @@ pub fn import(
             object: (options.split_objects && format != Format::Stl).then(|| p.name.clone()),
             scale: 1.0,
             pose: PoseDocument::from_pose(&p.pose),
-            fixed: Some(i) == environment,
+            fixed: false,
             color: p.color.unwrap_or(PALETTE[i % PALETTE.len()]),
             visible: true,
         })

@@ -52,7 +52,8 @@ fn the_differential_is_placed_as_its_urdf_places_it() {
         assert!((world - (t + 0.001 * turn(m))).length() < 2e-7, "{name}: {world} vs {}", t + 0.001 * turn(m));
     }
     // The ring's teeth lie 18 to 32 mm along +y from its centre, 52.9 mm around it.
-    let (lo, hi) = mockup_scene::load::world_bounds(scene.colliders[0].mesh(), &parts[0].pose.to_pose());
+    let b = mockup_ccd::broad::Aabb::of_mesh(scene.colliders[0].mesh(), &parts[0].pose.to_pose());
+    let (lo, hi) = (b.min, b.max);
     assert!((lo - DVec3::new(0.256 - 0.05288, 0.2854 + 0.01821, 0.03282 - 0.05288)).abs().max_element() < 1e-5, "{lo}");
     assert!((hi - DVec3::new(0.256 + 0.05288, 0.2854 + 0.03201, 0.03282 + 0.05288)).abs().max_element() < 1e-5, "{hi}");
     // The ring (with its carrier, one URDF link) is the fixed environment.

@@ -41,6 +41,13 @@ pub struct SolverSettings {
     /// A drag pushes other movable parts in its way (false: only the grabbed part moves;
     /// every other part is an obstacle).
     pub push_others: bool,
+    /// How long one `drag` may take (an interactive frame's share); when it runs out, the
+    /// part has moved as far as was proven free, and `StepReport::out_of_time` asks for
+    /// another call with the same target. `None`: until done.
+    pub time_budget: Option<std::time::Duration>,
+    /// The same as a count of box tests (CCD and proximity): a budget that does not depend on
+    /// the machine, for tests. `None`: no limit.
+    pub work_budget: Option<u64>,
     /// Every pair is an obstacle to be kept εs apart, also pairs that touch or interfere when
     /// a drag starts (false: those may leave or slide, never go deeper;
     /// docs/contact-from-start.md).
@@ -61,6 +68,8 @@ impl Default for SolverSettings {
             narrow_phase: NarrowPhase::Exact,
             glide: GlideOptions::default(),
             push_others: false,
+            time_budget: None,
+            work_budget: None,
             strict: false,
         }
     }

@@ -114,6 +114,10 @@ pub struct StepReport {
     pub repositioning: u32,
     /// `max_substeps` ran out before the body reached its constrained goal.
     pub budget_exhausted: bool,
+    /// The time or work budget (`SolverSettings::time_budget`, `work_budget`) ran out first:
+    /// the body moved as far as was proven free; call `drag` again with the same target to
+    /// go on.
+    pub out_of_time: bool,
     /// Sub-steps stopped by a contact.
     pub blocked_substeps: u32,
     /// QP solves that did not converge (infeasible constraints); the move still went
@@ -596,6 +600,7 @@ impl World {
         }
         let target = target.normalized();
         let mut report = StepReport::default();
+        let began = Instant::now();
         self.release_separated(&[id]);
         let s = self.settings;
         let still = |d: &Displacement| d.translation.length() <= 1e-9 * s.security && d.rotation.length() <= 1e-9;
@@ -617,6 +622,12 @@ impl World {
             let d0 = Displacement { translation: full.translation * reach, rotation: full.rotation * reach };
             if report.substeps >= s.max_substeps {
                 report.budget_exhausted = true;
+                break;
+            }
+            if s.time_budget.is_some_and(|b| began.elapsed() >= b)
+                || s.work_budget.is_some_and(|b| report.counters.bv_tests >= b)
+            {
+                report.out_of_time = true;
                 break;
             }
             report.substeps += 1;

@@ -2,7 +2,7 @@
 //! (docs/queries.md §2.1–2.2).
 
 use crate::bvh::Obb;
-use crate::{Collider, Motion, Pose, Screw};
+use crate::{Collider, Mesh, Motion, Pose, Screw};
 use glam::DVec3;
 
 /// An axis-aligned box, `min ≤ max` componentwise (an empty box has `min > max`).
@@ -68,6 +68,20 @@ impl Aabb {
         let axes = obb.axes.map(|a| pose.transform_vector(a).abs());
         let half = axes[0] * obb.half.x + axes[1] * obb.half.y + axes[2] * obb.half.z;
         Aabb { min: centre - half, max: centre + half }
+    }
+
+    /// A mesh's world box at `pose`: its local bounding box's eight corners, placed (tight for
+    /// the identity rotation, conservative otherwise).
+    pub fn of_mesh(mesh: &Mesh, pose: &Pose) -> Aabb {
+        let (a, b) = mesh.bounds();
+        Aabb::around((0..8).map(|k| {
+            let corner = DVec3::new(
+                if k & 1 == 0 { a.x } else { b.x },
+                if k & 2 == 0 { a.y } else { b.y },
+                if k & 4 == 0 { a.z } else { b.z },
+            );
+            pose.transform_point(corner)
+        }))
     }
 
     /// A collider's world box at `pose`: the box of its posed OBB-tree root (tight for that
