@@ -11,8 +11,8 @@ use mockup_ccd::broad::{Aabb, BroadPhase};
 use mockup_ccd::glide::{GlideBody, GlideOptions, glide_collisions};
 use mockup_ccd::mesh::{Orientation, Place, Side, Sides};
 use mockup_ccd::{
-    Collider, Contact, ContactKind, Counters, InContact, Motion, Pose, QueryOptions, Screw, contacts_within,
-    first_contact, intersects, near_triangle_pairs, proximity, proximity_among,
+    Collider, Contact, ContactKind, Counters, InContact, Motion, Pose, QueryBudget, QueryOptions, Screw,
+    contacts_within, first_contact_within_budget, intersects, near_triangle_pairs, proximity, proximity_among,
 };
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -199,6 +199,9 @@ pub struct World {
     candidates: HashMap<(BodyId, BodyId), Candidates>,
     /// Per pair classified since either body was last placed without the solver.
     classified: HashMap<(BodyId, BodyId), PairClass>,
+    /// During a drag: its deadline and box-test limit (`SolverSettings::time_budget`,
+    /// `work_budget`).
+    budget: Option<(Option<Instant>, Option<u64>)>,
 }
 
 /// The broad phase over the bodies, and those whose box it refused (a pose too large to
@@ -275,6 +278,8 @@ fn ordered(a: BodyId, b: BodyId) -> (BodyId, BodyId) {
 
 enum Moved {
     Full,
+    /// The budget ran out: moved as far as was proven free, maybe not at all.
+    OutOfTime,
     /// Moved the whole way of a displacement shortened to keep a pair in contact from the
     /// start within the interference tolerance along the move.
     Shortened,
@@ -601,6 +606,9 @@ impl World {
         let target = target.normalized();
         let mut report = StepReport::default();
         let began = Instant::now();
+        let s = self.settings;
+        self.budget = (s.time_budget.is_some() || s.work_budget.is_some())
+            .then(|| (s.time_budget.map(|b| began + b), s.work_budget));
         self.release_separated(&[id]);
         let s = self.settings;
         let still = |d: &Displacement| d.translation.length() <= 1e-9 * s.security && d.rotation.length() <= 1e-9;
@@ -637,6 +645,7 @@ impl World {
                 Moved::Full if reach == 1.0 => break,
                 Moved::Full => reach = (2.0 * reach).min(1.0),
                 Moved::Shortened => {}
+                Moved::OutOfTime => break,
                 Moved::Blocked { time, linearisation } => {
                     report.blocked_substeps += 1;
                     if time == 0.0 {
@@ -661,6 +670,7 @@ impl World {
         seated.sort_unstable();
         seated.dedup();
         report.seated_pairs = seated;
+        self.budget = None;
         Ok(report)
     }
 
@@ -681,7 +691,19 @@ impl World {
     /// One solve and CCD-checked move of `movers`: toward `drag`'s displacement, or (None) a
     /// repositioning move with zero unconstrained motion.
     fn substep(&mut self, movers: &[BodyId], drag: Option<(BodyId, Displacement)>, report: &mut StepReport) -> Moved {
+        self.substep_once(movers, drag, report, false)
+    }
+
+    /// [`World::substep`]; `unbudgeted` ignores the drag's budget.
+    fn substep_once(
+        &mut self,
+        movers: &[BodyId],
+        drag: Option<(BodyId, Displacement)>,
+        report: &mut StepReport,
+        unbudgeted: bool,
+    ) -> Moved {
         let s = self.settings;
+        let first_substep = report.moves.is_empty() && !unbudgeted;
         // Motion space: the movers.
         let mut slot = vec![None; self.bodies.len()];
         let mut frames = Vec::new();
@@ -804,14 +826,28 @@ impl World {
         let clock = Instant::now();
         let mut first: Option<(usize, Contact)> = None;
         let mut glide_list: Vec<Contact> = Vec::new();
+        // Under a budget, how far the move is proven free when a query stopped early.
+        let mut free_until: f64 = 1.0;
+        let budget = self.budget.filter(|_| !unbudgeted).map(|(deadline, box_tests)| QueryBudget {
+            deadline,
+            box_tests: box_tests.map(|b| b.saturating_sub(report.counters.bv_tests)),
+        });
         for (k, &(i, j)) in pairs.iter().enumerate() {
             let (a, b) = (&self.bodies[i], &self.bodies[j]);
             let (mi, mj) = (motion_of(i), motion_of(j));
             let (hit, list) = match s.narrow_phase {
                 NarrowPhase::Exact => {
-                    let r = first_contact(&a.collider, &mi, &b.collider, &mj, &options(k));
+                    let mut opts = options(k);
+                    opts.budget = budget.map(|b| QueryBudget {
+                        box_tests: b.box_tests.map(|n| n.saturating_sub(report.counters.bv_tests)),
+                        ..b
+                    });
+                    let r = first_contact_within_budget(&a.collider, &mi, &b.collider, &mj, &opts);
                     report.counters += r.counters;
-                    (r.value, Vec::new())
+                    if r.value.contact.is_none() {
+                        free_until = free_until.min(r.value.free_until);
+                    }
+                    (r.value.contact, Vec::new())
                 }
                 NarrowPhase::Glide => {
                     let opts = s.glide;
@@ -837,6 +873,34 @@ impl World {
             }
         }
         let previous: Vec<(BodyId, Pose)> = moving.iter().map(|&b| (b, self.bodies[b].pose)).collect();
+        // The budget ran out before the earliest contact was proven: go as far as is proven
+        // free (a little less, to stay off whatever might touch there), or, when nothing
+        // was proven at all, try again without the budget so that the drag goes on.
+        let interrupted = free_until < first.map_or(1.0, |(_, c)| c.time);
+        if interrupted {
+            report.ccd_time += clock.elapsed();
+            report.out_of_time = true;
+            if free_until <= 0.0 {
+                if first_substep {
+                    return self.substep_once(movers, drag, report, true);
+                }
+                return Moved::OutOfTime;
+            }
+            let t = 0.95 * free_until;
+            for &b in &moving {
+                self.put(b, path_of(b).pose_at(t).normalized());
+            }
+            self.refresh_timed(movers, report);
+            if self.too_deep(&moving, report) {
+                for &(b, p) in &previous {
+                    self.put(b, p);
+                }
+                self.refresh_timed(movers, report);
+                return Moved::OutOfTime;
+            }
+            record(report, t);
+            return Moved::OutOfTime;
+        }
         let Some((k, hit)) = first else {
             report.ccd_time += clock.elapsed();
             for &b in &moving {

@@ -81,6 +81,23 @@ impl InContact {
     }
 }
 
+/// When a continuous query must stop (`QueryOptions::budget`): at a time, or after this many
+/// box tests (a budget that does not depend on the machine, for tests).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct QueryBudget {
+    pub deadline: Option<std::time::Instant>,
+    pub box_tests: Option<u64>,
+}
+
+/// A first contact under a budget: the contact when it was found and proven the first, and
+/// the time up to which the motion is proven free of contacts (the contact's time; 1 when the
+/// query finished without one; earlier when the budget ran out first).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FirstContact {
+    pub contact: Option<Contact>,
+    pub free_until: f64,
+}
+
 /// Deepest time subdivision: 2^12 slots per step.
 pub const MAX_SUBDIVISION_DEPTH: u32 = 12;
 
@@ -257,6 +274,10 @@ struct Sweep<'a> {
     in_contact: Option<InContact>,
     /// A's pose in B's frame at the start of the whole motion (where "in contact" is decided).
     start0: Pose,
+    /// When to stop (`QueryOptions::budget`); box tests are counted from this piece's start.
+    budget: Option<QueryBudget>,
+    /// Set when the budget ran out: the piece's time up to which the motion is proven free.
+    interrupted: Option<f64>,
 }
 
 /// Node pairs a traversal visits alone before it splits its pending pairs over a second
@@ -354,6 +375,10 @@ impl<'a> Sweep<'a> {
     }
 
     fn traverse(&mut self) {
+        if self.budget.is_some() {
+            self.traverse_in_time_order();
+            return;
+        }
         let root = self.slot(0, self.grid);
         let mut stack = vec![Pending { na: 0, nb: 0, i: 0, j: self.grid, slot: root }];
         self.run(&mut stack, SPLIT_AFTER);
@@ -389,6 +414,42 @@ impl<'a> Sweep<'a> {
         }
     }
 
+    /// A budgeted traversal (docs/queries.md §4): pairs are taken earliest interval first, so
+    /// that when the budget runs out, every pair left starts at or after the earliest pending
+    /// interval, and the motion is proven free before it. One thread.
+    fn traverse_in_time_order(&mut self) {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let root = self.slot(0, self.grid);
+        // Earliest start first; among equal starts the last pushed (depth first).
+        let mut heap: BinaryHeap<(Reverse<u32>, u64, [u32; 5])> = BinaryHeap::new();
+        let mut seq = 0u64;
+        heap.push((Reverse(0), seq, [0, 0, 0, self.grid, root]));
+        let budget = self.budget.expect("a budgeted traversal has a budget");
+        let mut popped = 0u32;
+        while let Some(&(Reverse(i), _, _)) = heap.peek() {
+            popped += 1;
+            if popped % 32 == 0 {
+                let late = budget.deadline.is_some_and(|d| std::time::Instant::now() >= d);
+                let spent = budget.box_tests.is_some_and(|b| self.counters.bv_tests >= b);
+                if late || spent {
+                    let pending = i as f64 / self.grid as f64;
+                    if pending <= self.time_limit() {
+                        self.interrupted = Some(pending);
+                    }
+                    return;
+                }
+            }
+            let (_, _, [na, nb, pi, pj, pslot]) = heap.pop().expect("peeked");
+            let mut out = Vec::new();
+            self.process(Pending { na, nb, i: pi, j: pj, slot: pslot }, &mut out);
+            for p in out {
+                seq += 1;
+                heap.push((Reverse(p.i), seq, [p.na, p.nb, p.i, p.j, p.slot]));
+            }
+        }
+    }
+
     /// Pops and processes pending pairs until the stack is empty or `budget` pairs were
     /// popped.
     fn run(&mut self, stack: &mut Vec<Pending>, budget: usize) {
@@ -396,37 +457,42 @@ impl<'a> Sweep<'a> {
         while popped < budget {
             let Some(p) = stack.pop() else { break };
             popped += 1;
-            // The slack keeps a pair whose interval starts exactly at the best time (a tie).
-            if p.i as f64 > (self.time_limit() + 1e-12) * self.grid as f64 {
-                continue;
-            }
-            if self.flagged(p.na, p.nb) {
-                continue;
-            }
-            let Some((i, j, slot)) = self.surviving(p.na, p.nb, p.i, p.j, p.slot) else {
-                continue;
-            };
-            if self.culled(p.na, p.nb) {
-                continue;
-            }
-            let (tree_a, tree_b) = (self.a.tree(), self.b.tree());
-            let (node_a, node_b) = (tree_a.node(p.na), tree_b.node(p.nb));
-            if node_a.is_leaf() && node_b.is_leaf() {
-                for &ta in tree_a.leaf_triangles(node_a) {
-                    for &tb in tree_b.leaf_triangles(node_b) {
-                        self.leaf_pair(ta, tb);
-                    }
+            self.process(p, stack);
+        }
+    }
+
+    /// One pending pair: skipped, tested at its leaves, or opened (its children pushed).
+    fn process(&mut self, p: Pending, stack: &mut Vec<Pending>) {
+        // The slack keeps a pair whose interval starts exactly at the best time (a tie).
+        if p.i as f64 > (self.time_limit() + 1e-12) * self.grid as f64 {
+            return;
+        }
+        if self.flagged(p.na, p.nb) {
+            return;
+        }
+        let Some((i, j, slot)) = self.surviving(p.na, p.nb, p.i, p.j, p.slot) else {
+            return;
+        };
+        if self.culled(p.na, p.nb) {
+            return;
+        }
+        let (tree_a, tree_b) = (self.a.tree(), self.b.tree());
+        let (node_a, node_b) = (tree_a.node(p.na), tree_b.node(p.nb));
+        if node_a.is_leaf() && node_b.is_leaf() {
+            for &ta in tree_a.leaf_triangles(node_a) {
+                for &tb in tree_b.leaf_triangles(node_b) {
+                    self.leaf_pair(ta, tb);
                 }
-                continue;
             }
-            let pending = |na, nb| Pending { na, nb, i, j, slot };
-            if open_a(node_a, node_b) {
-                let (l, r) = tree_a.children(p.na);
-                stack.extend([pending(r, p.nb), pending(l, p.nb)]);
-            } else {
-                let (l, r) = tree_b.children(p.nb);
-                stack.extend([pending(p.na, r), pending(p.na, l)]);
-            }
+            return;
+        }
+        let pending = |na, nb| Pending { na, nb, i, j, slot };
+        if open_a(node_a, node_b) {
+            let (l, r) = tree_a.children(p.na);
+            stack.extend([pending(r, p.nb), pending(l, p.nb)]);
+        } else {
+            let (l, r) = tree_b.children(p.nb);
+            stack.extend([pending(p.na, r), pending(p.na, l)]);
         }
     }
 
@@ -634,12 +700,27 @@ pub(super) fn run(
     mode: Mode,
     use_tree: bool,
 ) -> Counted<Vec<Contact>> {
+    run_budgeted(a, motion_a, b, motion_b, opts, mode, use_tree).0
+}
+
+/// [`run`], and the time up to which the motion is proven free when `opts.budget` ran out
+/// (1 otherwise).
+fn run_budgeted(
+    a: &Collider,
+    motion_a: &Motion,
+    b: &Collider,
+    motion_b: &Motion,
+    opts: &QueryOptions,
+    mode: Mode,
+    use_tree: bool,
+) -> (Counted<Vec<Contact>>, f64) {
     let poses = [motion_a.from, motion_a.to, motion_b.from, motion_b.to];
     if !poses.iter().all(|p| p.is_finite() && p.rotation.length() > 0.0) {
         // Nothing is known about a body placed nowhere; without this, NaN boxes would never
         // separate and the query would test every pair.
-        return Counted::default();
+        return (Counted::default(), 1.0);
     }
+    let mut free_until = 1.0;
     let rel = RelativeMotion::new(motion_a, motion_b);
     let path = rel.relative;
     let pieces = path.piece_count();
@@ -689,6 +770,11 @@ pub(super) fn run(
             every_pair: opts.every_triangle_pair,
             in_contact: opts.in_contact,
             start0: path.start(),
+            budget: (mode == Mode::First && use_tree)
+                .then_some(opts.budget)
+                .flatten()
+                .map(|b| QueryBudget { box_tests: b.box_tests.map(|n| n.saturating_sub(counters.bv_tests)), ..b }),
+            interrupted: None,
         };
         if use_tree {
             sweep.traverse();
@@ -708,6 +794,13 @@ pub(super) fn run(
                 feature_b: f.feature_b,
             });
         }
+        if let Some(local) = sweep.interrupted {
+            // Out of budget: proven free before the earliest pending interval; a contact found
+            // after that is not proven the first.
+            free_until = path.global_time(k, local);
+            contacts.retain(|c| c.time <= free_until);
+            break;
+        }
         if mode == Mode::First && !contacts.is_empty() {
             break;
         }
@@ -719,7 +812,7 @@ pub(super) fn run(
     });
     // A feature pair met through several triangle pairs (`every_triangle_pair`) once.
     contacts.dedup_by(|x, y| (x.time, x.kind, x.feature_a, x.feature_b) == (y.time, y.kind, y.feature_a, y.feature_b));
-    Counted { value: contacts, counters }
+    (Counted { value: contacts, counters }, free_until)
 }
 
 /// The earliest of a `Mode::First` run's contacts (there is at most one).
@@ -743,6 +836,23 @@ pub fn first_contact(
     opts: &QueryOptions,
 ) -> Counted<Option<Contact>> {
     first_of(run(a, motion_a, b, motion_b, opts, Mode::First, true))
+}
+
+/// [`first_contact`] within `opts.budget` (docs/queries.md §4): the contact if it was found
+/// and proven the first before the budget ran out, and the time up to which the motion is
+/// proven free. Without a budget, the same answer as `first_contact` (`free_until` is the
+/// contact's time, or 1).
+pub fn first_contact_within_budget(
+    a: &Collider,
+    motion_a: &Motion,
+    b: &Collider,
+    motion_b: &Motion,
+    opts: &QueryOptions,
+) -> Counted<FirstContact> {
+    let (r, free_until) = run_budgeted(a, motion_a, b, motion_b, opts, Mode::First, true);
+    let contact = r.value.into_iter().next();
+    let free_until = contact.map_or(free_until, |c| c.time.min(free_until));
+    Counted { value: FirstContact { contact, free_until }, counters: r.counters }
 }
 
 /// Every feature pair that touches at or before `t_max`, each at its earliest contact,

@@ -10,7 +10,9 @@ mod ray;
 pub mod reference;
 pub(crate) mod traversal;
 
-pub use continuous::{InContact, contacts_within, first_contact};
+pub use continuous::{
+    FirstContact, InContact, QueryBudget, contacts_within, first_contact, first_contact_within_budget,
+};
 pub use distance::{ClosestPair, Feature, distance};
 pub use intersects::intersects;
 pub use proximity::{ProximityPair, near_triangle_pairs, proximity, proximity_among};
@@ -153,6 +155,10 @@ pub struct QueryOptions {
     /// The two bodies are in contact from the start (docs/contact-from-start.md §4): only
     /// entering crossings of feature pairs not already in contact count. `None`: every touch.
     pub in_contact: Option<InContact>,
+    /// Stop `first_contact_within_budget` at a time or a count of box tests: it then
+    /// returns the time up to which the motion is proven free (docs/queries.md §4). Other
+    /// queries ignore it.
+    pub budget: Option<QueryBudget>,
 }
 
 impl Default for QueryOptions {
@@ -165,6 +171,7 @@ impl Default for QueryOptions {
             parallel: true,
             every_triangle_pair: false,
             in_contact: None,
+            budget: None,
         }
     }
 }

@@ -1,0 +1,60 @@
+//! `first_contact_within_budget`: a first contact that may stop early and say how far the
+//! motion is proven free (docs/queries.md §4).
+
+mod common;
+
+use common::*;
+use mockup_ccd::query::reference;
+use mockup_ccd::{Collider, QueryBudget, QueryOptions, first_contact, first_contact_within_budget};
+use proptest::prelude::*;
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1500))]
+
+    /// Whatever the budget: the motion is never claimed free past the true first contact, a
+    /// contact it returns is the true first one, and an ample budget gives first_contact's
+    /// answer.
+    #[test]
+    fn never_claims_more_than_is_free(case in arb_case(), tests in 0u64..400, cull in any::<bool>()) {
+        let (a, b) = (Collider::new(case.a), Collider::new(case.b));
+        let plain = QueryOptions { bm_culling: cull, ..Default::default() };
+        let truth = reference::first_contact(&a, &case.motion_a, &b, &case.motion_b, &plain).value;
+        let first = truth.map_or(1.0, |c| c.time);
+        let budget = QueryOptions { budget: Some(QueryBudget { deadline: None, box_tests: Some(tests) }), ..plain };
+        let r = first_contact_within_budget(&a, &case.motion_a, &b, &case.motion_b, &budget).value;
+        prop_assert!(r.free_until <= first + 1e-12, "free until {} but the first contact is at {first}", r.free_until);
+        prop_assert!(r.free_until >= 0.0);
+        if let Some(c) = r.contact {
+            prop_assert_eq!(Some(c), truth);
+            prop_assert_eq!(r.free_until, c.time);
+        }
+        let ample = QueryOptions { budget: Some(QueryBudget { deadline: None, box_tests: Some(u64::MAX) }), ..plain };
+        let r = first_contact_within_budget(&a, &case.motion_a, &b, &case.motion_b, &ample).value;
+        let tree = first_contact(&a, &case.motion_a, &b, &case.motion_b, &plain).value;
+        prop_assert_eq!(r.contact, tree);
+        prop_assert_eq!(r.free_until, first);
+    }
+}
+
+/// A deadline already past stops the query at once; nothing beyond the start is claimed
+/// unless the first pending pairs were finished.
+#[test]
+fn a_past_deadline_stops_at_once() {
+    let mesh = mockup_ccd::MeshBuilder::new().torus(mockup_ccd::Pose::IDENTITY, 1.0, 0.3, 30, 20).build().unwrap();
+    let (a, b) = (Collider::new(mesh.clone()), Collider::new(mesh));
+    let motion = |x: f64| {
+        mockup_ccd::Motion::new(
+            mockup_ccd::Pose::from_translation(glam::DVec3::new(x, 0.0, 0.0)),
+            mockup_ccd::Pose::from_translation(glam::DVec3::new(x - 3.0, 0.2, 0.0)),
+        )
+    };
+    let fixed = mockup_ccd::Motion::stationary(mockup_ccd::Pose::IDENTITY);
+    let past = std::time::Instant::now();
+    let opts =
+        QueryOptions { budget: Some(QueryBudget { deadline: Some(past), box_tests: None }), ..Default::default() };
+    let r = first_contact_within_budget(&a, &motion(3.0), &b, &fixed, &opts);
+    let whole = first_contact(&a, &motion(3.0), &b, &fixed, &QueryOptions::default());
+    assert!(whole.value.is_some());
+    assert!(r.value.free_until <= whole.value.unwrap().time);
+    assert!(r.counters.bv_tests < whole.counters.bv_tests, "{:?} vs {:?}", r.counters, whole.counters);
+}

@@ -1,0 +1,98 @@
+//! A drag under a time or work budget (`SolverSettings::time_budget`, `work_budget`): it
+//! moves as far as is proven free and asks for more frames; over enough frames it ends where
+//! an unbudgeted drag ends, and it never interpenetrates.
+
+mod common;
+
+use common::*;
+use glam::DVec3;
+use mockup_ccd::{Collider, MeshBuilder, Pose};
+use mockup_solver::{SolverSettings, StepReport, World};
+use std::sync::Arc;
+
+/// Drags until the drag is not out of time (at most `frames` calls); the last report and
+/// the number of calls.
+fn drag_until_done(w: &mut World, part: usize, target: Pose, frames: usize) -> (StepReport, usize) {
+    for n in 1..=frames {
+        let r = w.drag(part, target).unwrap();
+        if !r.out_of_time {
+            return (r, n);
+        }
+    }
+    panic!("still out of time after {frames} frames");
+}
+
+fn with_work_budget(w: &mut World, box_tests: u64) {
+    let s = *w.settings();
+    w.set_settings(SolverSettings { work_budget: Some(box_tests), ..s }).unwrap();
+}
+
+/// A box pushed into a floor and sideways: with 40 box tests a frame it takes many frames and
+/// ends where the unbudgeted drag ends (the target's projection onto the floor).
+#[test]
+fn a_budgeted_drag_ends_where_an_unbudgeted_one_does() {
+    let build = || {
+        let mut w = World::new(SolverSettings::for_scene_size(10.0)).unwrap();
+        let floor = MeshBuilder::new().tessellated_cuboid(Pose::IDENTITY, DVec3::new(5.0, 5.0, 0.5), [20, 20, 2]);
+        w.add_body(
+            Arc::new(Collider::new(floor.build().unwrap())),
+            Pose::from_translation(DVec3::new(0.0, 0.0, -0.5)),
+            true,
+        );
+        let cube = MeshBuilder::new().tessellated_cuboid(Pose::IDENTITY, DVec3::splat(0.5), [4, 4, 4]);
+        let b = w.add_body(
+            Arc::new(Collider::new(cube.build().unwrap())),
+            Pose::from_translation(DVec3::new(-2.0, 0.0, 1.5)),
+            false,
+        );
+        (w, b)
+    };
+    let targets = [DVec3::new(1.0, 0.5, -2.0), DVec3::new(2.5, -1.0, 0.0), DVec3::new(-1.0, 1.0, 2.0)];
+    let (mut free, b) = build();
+    let (mut tight, _) = build();
+    with_work_budget(&mut tight, 40);
+    let mut frames_needed = 0;
+    for t in targets {
+        let target = Pose::from_translation(t);
+        // The unbudgeted drag, repeated until it no longer moves (it slides in sub-steps).
+        for _ in 0..5 {
+            free.drag(b, target).unwrap();
+        }
+        for _ in 0..5 {
+            let (_, n) = drag_until_done(&mut tight, b, target, 2000);
+            frames_needed = frames_needed.max(n);
+        }
+        let (p, q) = (free.body(b).unwrap().pose.translation, tight.body(b).unwrap().pose.translation);
+        assert!((p - q).length() < 1e-6, "unbudgeted {p:?}, budgeted {q:?}");
+        assert!(tight.intersecting_pairs().is_empty());
+    }
+    assert!(frames_needed > 1, "the budget must have cut some drags short");
+}
+
+/// Random drags with a small work budget never interpenetrate, along the whole path; once a
+/// drag is no longer out of time its contacts keep εr (less the tests' tolerance) as always.
+#[test]
+fn budgeted_random_drags_keep_the_guarantee() {
+    for (mut scene, seed, steps) in [(peg_in_hole(), 21, 60), (door_in_frame(), 22, 20)] {
+        with_work_budget(&mut scene.world, 1000);
+        let tolerance = 0.5 * scene.world.settings().repositioning;
+        let mut rng = Rng::new(seed);
+        let mut out_of_time = 0;
+        for step in 0..steps {
+            let current = scene.world.body(scene.dragged).unwrap().pose;
+            let target = random_target(&mut rng, &scene, current);
+            for frame in 0..400 {
+                let before: Vec<Pose> = scene.world.bodies().iter().map(|b| b.pose).collect();
+                let r = scene.world.drag(scene.dragged, target).unwrap();
+                check_path(&scene.world, before, &r, step);
+                assert!(scene.world.intersecting_pairs().is_empty(), "step {step} frame {frame}");
+                if !r.out_of_time {
+                    check_guarantee(&scene.world, &r, step, tolerance);
+                    break;
+                }
+                out_of_time += 1;
+            }
+        }
+        assert!(out_of_time > 5, "the budget must bite ({out_of_time} frames out of time)");
+    }
+}
