@@ -133,6 +133,9 @@ pub struct StepReport {
     pub movers: Vec<BodyId>,
     /// Pairs of the movers in contact from the start (docs/contact-from-start.md §1).
     pub seated_pairs: Vec<(BodyId, BodyId)>,
+    /// The deepest of those pairs' penetration depths at the end, as their contacts read it
+    /// (docs/contact-from-start.md §3); 0 without such pairs.
+    pub max_depth: f64,
     /// Moves undone because a pair in contact from the start would have gone deeper than
     /// the interference tolerance (docs/contact-from-start.md §3).
     pub deepening_undone: u32,
@@ -247,6 +250,9 @@ struct PairClass {
     seated: bool,
     /// Its penetration depth then (§5): how deep it may ever be, less the tolerance.
     depth: f64,
+    /// Its contacts are read within this: εb, or more for a pair that interferes deeper
+    /// (docs/contact-from-start.md §3).
+    radius: f64,
 }
 
 /// Triangle pairs within `radius` at relative pose `relative` (body i in body j's frame):
@@ -454,77 +460,111 @@ impl World {
         report.proximity_time += clock.elapsed();
     }
 
-    /// Contacts within εb of every pair of a body of `movers` with any other body; those of
-    /// pairs in contact from the start signed and turned outward. A pair not classified at
-    /// the current placements is classified here (docs/contact-from-start.md §1).
+    /// Contacts within εb of every pair of a body of `movers` with any other body (within a
+    /// seated pair's own radius, docs/contact-from-start.md §3); those of pairs in contact from
+    /// the start signed and turned outward. A pair not classified at the current placements is
+    /// classified here (§1).
     fn refresh_contacts(&mut self, movers: &[BodyId], report: &mut StepReport) {
         let mut contacts = std::mem::take(&mut self.contacts);
         contacts.clear();
         let (er, eb) = (self.settings.repositioning, self.settings.breaking);
-        let radius = eb * (1.0 + CANDIDATE_SKIN);
-        let touching = 1e-3 * er;
+        let skin = eb * CANDIDATE_SKIN;
         let mut pairs: Vec<(BodyId, BodyId)> = Vec::new();
         for &m in movers {
             let region = self.bodies[m].world_box();
-            pairs.extend(self.near(m, &region, radius).into_iter().map(|o| ordered(m, o)));
+            pairs.extend(self.near(m, &region, eb + skin).into_iter().map(|o| ordered(m, o)));
         }
         pairs.sort_unstable();
         pairs.dedup();
         for (i, j) in pairs {
-            let (a, b) = (&self.bodies[i], &self.bodies[j]);
-            let relative = b.pose.inverse() * a.pose;
-            let kept = self
-                .candidates
-                .get(&(i, j))
-                .is_some_and(|c| c.radius == radius && moved_at_most(&c.relative, &relative, a.sphere) <= radius - eb);
-            if !kept {
-                let r = near_triangle_pairs(&a.collider, &a.pose, &b.collider, &b.pose, radius);
-                report.counters += r.counters;
-                self.candidates.insert((i, j), Candidates { pairs: r.value, relative, radius });
-            }
-            let candidates = &self.candidates[&(i, j)].pairs;
-            let r = proximity_among(&a.collider, &a.pose, &b.collider, &b.pose, eb, candidates);
-            report.counters += r.counters;
+            let known = self.class(i, j);
+            let within = known.map_or(eb, |c| c.radius);
             let first = contacts.len();
-            contacts.extend(r.value.iter().map(|p| ContactPoint::from_pair(i, j, p)));
-            let class = match self.class(i, j) {
-                Some(c) => c,
-                None => {
-                    let near = contacts[first..].iter().any(|c| c.distance < er);
-                    let seated =
-                        !self.settings.strict && (near || intersects(&a.collider, &a.pose, &b.collider, &b.pose).value);
-                    PairClass { at: (a.placement, b.placement), seated, depth: f64::NAN }
+            self.pair_contacts(i, j, within, known.is_some_and(|c| c.seated), &mut contacts, report);
+            if known.is_some() {
+                continue;
+            }
+            // Classify it now: in contact from the start if it touches (< εr) or interferes.
+            let (a, b) = (&self.bodies[i], &self.bodies[j]);
+            let near = contacts[first..].iter().any(|c| c.distance < er);
+            let seated =
+                !self.settings.strict && (near || intersects(&a.collider, &a.pose, &b.collider, &b.pose).value);
+            let at = (a.placement, b.placement);
+            if !seated {
+                self.classified.insert((i, j), PairClass { at, seated, depth: 0.0, radius: eb });
+                continue;
+            }
+            // Its depth, and the radius its contacts are read within: εb, or beyond the depth
+            // when it interferes deeper (the readings must see its deepest features, §3).
+            // Deeper than 20 εb (a modelling error more than a fit) is not followed.
+            let cap = (20.0 * eb).min(0.25 * a.sphere.1.min(b.sphere.1)).max(eb);
+            let mut radius = eb;
+            let depth = loop {
+                contacts.truncate(first);
+                self.pair_contacts(i, j, radius, true, &mut contacts, report);
+                let depth = penetration(&contacts[first..], eb);
+                if depth + 0.5 * eb <= radius || radius >= cap {
+                    break depth;
                 }
+                radius = (4.0 * radius).max(depth + eb).min(cap);
             };
-            if class.seated {
-                let (sa, sb) = (a.sides(), b.sides());
-                for c in &mut contacts[first..] {
-                    *c = c.seated((&sa, &a.pose), (&sb, &b.pose), touching);
-                }
-                // Edges inside flat polygons are no edges of the solids (§3).
-                let flat = |c: &ContactPoint| match c.kind {
-                    ContactKind::EdgeEdge => sa.is_flat(c.feature_i) || sb.is_flat(c.feature_j),
-                    ContactKind::VertexEdge => sb.is_flat(c.feature_j),
-                    ContactKind::EdgeVertex => sa.is_flat(c.feature_i),
-                    _ => false,
-                };
-                let mut k = first;
-                while k < contacts.len() {
-                    if flat(&contacts[k]) {
-                        contacts.swap_remove(k);
-                    } else {
-                        k += 1;
-                    }
-                }
-            }
-            if class.depth.is_nan() {
-                // Classified now: its depth is what it may keep.
-                let depth = if class.seated { penetration(&contacts[first..]) } else { 0.0 };
-                self.classified.insert((i, j), PairClass { depth, ..class });
-            }
+            self.classified.insert((i, j), PairClass { at, seated, depth, radius });
         }
         self.contacts = contacts;
         self.focus = movers.to_vec();
+    }
+
+    /// Appends the contacts of bodies i and j within `within` (from kept candidates when their
+    /// relative pose allows, docs/solver.md §2); signed and turned outward when `seated`.
+    fn pair_contacts(
+        &mut self,
+        i: BodyId,
+        j: BodyId,
+        within: f64,
+        seated: bool,
+        contacts: &mut Vec<ContactPoint>,
+        report: &mut StepReport,
+    ) {
+        let radius = within + self.settings.breaking * CANDIDATE_SKIN;
+        let touching = 1e-3 * self.settings.repositioning;
+        let (a, b) = (&self.bodies[i], &self.bodies[j]);
+        let relative = b.pose.inverse() * a.pose;
+        let kept = self
+            .candidates
+            .get(&(i, j))
+            .is_some_and(|c| c.radius == radius && moved_at_most(&c.relative, &relative, a.sphere) <= radius - within);
+        if !kept {
+            let r = near_triangle_pairs(&a.collider, &a.pose, &b.collider, &b.pose, radius);
+            report.counters += r.counters;
+            self.candidates.insert((i, j), Candidates { pairs: r.value, relative, radius });
+        }
+        let candidates = &self.candidates[&(i, j)].pairs;
+        let r = proximity_among(&a.collider, &a.pose, &b.collider, &b.pose, within, candidates);
+        report.counters += r.counters;
+        let first = contacts.len();
+        contacts.extend(r.value.iter().map(|p| ContactPoint::from_pair(i, j, p)));
+        if !seated {
+            return;
+        }
+        let (sa, sb) = (a.sides(), b.sides());
+        for c in &mut contacts[first..] {
+            *c = c.seated((&sa, &a.pose), (&sb, &b.pose), touching);
+        }
+        // Edges inside flat polygons are no edges of the solids (docs/contact-from-start.md §3).
+        let flat = |c: &ContactPoint| match c.kind {
+            ContactKind::EdgeEdge => sa.is_flat(c.feature_i) || sb.is_flat(c.feature_j),
+            ContactKind::VertexEdge => sb.is_flat(c.feature_j),
+            ContactKind::EdgeVertex => sa.is_flat(c.feature_i),
+            _ => false,
+        };
+        let mut k = first;
+        while k < contacts.len() {
+            if flat(&contacts[k]) {
+                contacts.swap_remove(k);
+            } else {
+                k += 1;
+            }
+        }
     }
 
     /// Whether a pair in contact from the start among `moved`'s is deeper than it started
@@ -542,7 +582,7 @@ impl World {
             let allowed = self.class(i, j).map_or(0.0, |c| c.depth) + tolerance;
             let of_pair: Vec<ContactPoint> =
                 self.contacts.iter().filter(|c| (c.body_i, c.body_j) == (i, j)).copied().collect();
-            if penetration(&of_pair) > allowed {
+            if penetration(&of_pair, self.settings.breaking) > allowed {
                 report.deepening_undone += 1;
                 return true;
             }
@@ -669,6 +709,14 @@ impl World {
         seated.extend(self.seated_pairs().into_iter().filter(|&(i, j)| movers.contains(&i) || movers.contains(&j)));
         seated.sort_unstable();
         seated.dedup();
+        report.max_depth = seated
+            .iter()
+            .map(|&(i, j)| {
+                let of_pair: Vec<ContactPoint> =
+                    self.contacts.iter().filter(|c| (c.body_i, c.body_j) == (i, j)).copied().collect();
+                penetration(&of_pair, self.settings.breaking)
+            })
+            .fold(0.0, f64::max);
         report.seated_pairs = seated;
         self.budget = None;
         Ok(report)
@@ -737,10 +785,11 @@ impl World {
             moved(c.body_i, c.point_i) - moved(c.body_j, c.point_j)
         };
         let presses = |c: &ContactPoint| self.touching_side(c, relative(c)).0 == Side::Inside;
-        let mut candidates: Vec<ContactPoint> = rows(&self.contacts, 0.25 * s.repositioning, wanted, presses)
-            .into_iter()
-            .map(|k| self.contacts[k])
-            .collect();
+        let mut candidates: Vec<ContactPoint> =
+            rows(&self.contacts, 0.25 * s.repositioning, s.breaking, wanted, presses)
+                .into_iter()
+                .map(|k| self.contacts[k])
+                .collect();
         // A touching row at an edge or corner of the other part that the motion does not press
         // into holds with the surface nearest the motion there (§3): its normal, not the
         // normal of whichever face the contact was read against.
@@ -814,7 +863,7 @@ impl World {
             let (i, j) = pairs[k];
             QueryOptions {
                 in_contact: seated[k].then(|| InContact {
-                    within: s.breaking,
+                    within: self.class(i, j).map_or(s.breaking, |c| c.radius),
                     orientation_a: self.bodies[i].orientation,
                     orientation_b: self.bodies[j].orientation,
                 }),
@@ -1100,7 +1149,7 @@ impl World {
             c.feature_b,
             c.normal,
         );
-        if start.distance < self.settings.breaking {
+        if start.distance < self.class(i, j).map_or(self.settings.breaking, |c| c.radius) {
             return false;
         }
         if !(a.orientation.consistent && b.orientation.consistent) {
@@ -1137,16 +1186,38 @@ impl World {
 }
 
 /// The penetration depth of one pair's contacts (docs/contact-from-start.md §5): of each
-/// feature's contacts (`inside_feature`), the smallest depth any reads (a feature that one
-/// contact finds on or outside the other part's surface is not inside it: that surface is
-/// nearer than the faces behind which others find it); of those, the largest.
-fn penetration(contacts: &[ContactPoint]) -> f64 {
-    let mut depth: HashMap<(BodyId, BodyId, u8, u32, u32), f64> = HashMap::new();
-    for c in contacts.iter().filter(|c| c.seated) {
-        let d = (-c.separation).max(0.0);
-        depth.entry(inside_feature(c)).and_modify(|x| *x = x.min(d)).or_insert(d);
+/// feature's contacts (`inside_feature`), the nearest one tells whether the feature is inside
+/// the other part and how deep (the side of the nearest surface point is the side, by the
+/// pseudonormal argument of §2; farther contacts read faces behind others); of those depths,
+/// the largest. Edge/edge contacts farther apart than `band` do not count: each is its own
+/// feature, and two edges far apart say nothing of how deep either is.
+fn penetration(contacts: &[ContactPoint], band: f64) -> f64 {
+    nearest(contacts, band).values().map(|&(_, s)| (-s).max(0.0)).fold(0.0, f64::max)
+}
+
+/// Whether a contact reads a depth: all but edge/edge contacts farther apart than `band`.
+fn reads_depth(c: &ContactPoint, band: f64) -> bool {
+    c.seated && (c.kind != ContactKind::EdgeEdge || c.distance <= band)
+}
+
+/// Per feature of a pair in contact from the start: its nearest contact's distance and signed
+/// separation (of those that read a depth).
+fn nearest(contacts: &[ContactPoint], band: f64) -> HashMap<(BodyId, BodyId, u8, u32, u32), (f64, f64)> {
+    let mut nearest: HashMap<(BodyId, BodyId, u8, u32, u32), (f64, f64)> = HashMap::new();
+    for c in contacts.iter().filter(|c| reads_depth(c, band)) {
+        let d = c.separation.abs();
+        nearest
+            .entry(inside_feature(c))
+            .and_modify(|x| {
+                // Among equally near ones the most outside: rounding must not make a feature
+                // on the surface read as inside.
+                if d < x.0 || (d == x.0 && c.separation > x.1) {
+                    *x = (d, c.separation)
+                }
+            })
+            .or_insert((d, c.separation));
     }
-    depth.values().fold(0.0, |m, &d| m.max(d))
+    nearest
 }
 
 /// The feature a contact of a pair in contact from the start reads the depth of, with the
@@ -1162,40 +1233,46 @@ fn inside_feature(c: &ContactPoint) -> (BodyId, BodyId, u8, u32, u32) {
 }
 
 /// Which contacts are rows of the solve (docs/contact-from-start.md §3): every ordinary one;
-/// of a pair in contact from the start, every contact of a feature that all its contacts find
-/// more than `tie` outside the other part; of a feature touching or inside it, those whose
-/// depth is within `tie` of the feature's depth (the smallest, §5): for a feature inside, only
-/// the one the motion would deepen least (`preference`, larger is better), since the depth is
-/// the smallest of them and kept with any one; for a touching feature the same unless the
-/// unconstrained motion would take it into the other part where any of them touches
-/// (`presses`): then all (a block pushed into an inner corner).
+/// of a pair in contact from the start, for each feature, its contacts near its nearest one:
+/// for a feature outside the other part (its nearest contact more than `tie` outside), all
+/// within `band` of the nearest; for a feature touching or inside it, those within `tie` of
+/// the nearest, which tell its depth — of those only the one the motion would deepen least
+/// (`preference`, larger is better), since the depth is kept with any one, unless the feature
+/// touches and the unconstrained motion would take it into the other part where any of them
+/// touches (`presses`): then all (a block pushed into an inner corner).
 fn rows(
     contacts: &[ContactPoint],
     tie: f64,
+    band: f64,
     preference: impl Fn(&ContactPoint) -> f64,
     presses: impl Fn(&ContactPoint) -> bool,
 ) -> Vec<usize> {
     type Feature = (BodyId, BodyId, u8, u32, u32);
-    // Per feature: its depth, and whether every contact finds it clear outside.
-    let mut features: HashMap<Feature, (f64, bool)> = HashMap::new();
-    for c in contacts.iter().filter(|c| c.seated) {
-        let (d, clear) = ((-c.separation).max(0.0), c.separation > tie);
-        features.entry(inside_feature(c)).and_modify(|x| *x = (x.0.min(d), x.1 && clear)).or_insert((d, clear));
-    }
+    let nearest = nearest(contacts, band);
     let mut tied: HashMap<Feature, Vec<usize>> = HashMap::new();
-    for (k, c) in contacts.iter().enumerate().filter(|(_, c)| c.seated) {
+    let mut keep: Vec<usize> = Vec::with_capacity(contacts.len());
+    for (k, c) in contacts.iter().enumerate() {
+        if !c.seated {
+            keep.push(k);
+            continue;
+        }
+        if !reads_depth(c, band) {
+            continue;
+        }
         let feature = inside_feature(c);
-        let (depth, clear) = features[&feature];
-        if !clear && (-c.separation).max(0.0) <= depth + tie {
+        let (d, s) = nearest[&feature];
+        if s > tie {
+            if c.separation.abs() <= d + band {
+                keep.push(k);
+            }
+        } else if c.separation.abs() <= d + tie {
             tied.entry(feature).or_default().push(k);
         }
     }
-    let mut keep: Vec<usize> =
-        (0..contacts.len()).filter(|&k| !contacts[k].seated || features[&inside_feature(&contacts[k])].1).collect();
     for (feature, ks) in &tied {
-        // Inside already, its depth is the smallest reading's, kept by any one; touching, it
+        // Inside already, its depth is the nearest reading's, kept by any one; touching, it
         // must not be pressed in anywhere it touches.
-        let inside = features[feature].0 > tie;
+        let inside = -nearest[feature].1 > tie;
         if inside || !ks.iter().any(|&k| presses(&contacts[k])) {
             let best =
                 ks.iter().copied().max_by(|&x, &y| preference(&contacts[x]).total_cmp(&preference(&contacts[y])));
