@@ -1,0 +1,93 @@
+//! Pulling parts out of CAD-like assemblies (issue 23's targets): the time of a whole drag
+//! step (`World::drag`: contacts, solve, CCD) while a hand pulls a part straight out of what it
+//! is fitted in, net of loading; and the time to build the colliders.
+//!
+//! `cargo bench -p mockup-cli --bench pull_out` (both sizes), or with `PULL_OUT=115` or
+//! `PULL_OUT=1000` one of them.
+
+use glam::DVec3;
+use mockup_ccd::{Collider, Pose};
+use mockup_scene::cad;
+use mockup_scene::load::build_colliders;
+use mockup_solver::{SolverSettings, World};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+fn main() {
+    let which = std::env::var("PULL_OUT").ok();
+    for (parts, detail) in [(115, 2), (1000, 4)] {
+        if which.as_deref().is_some_and(|w| w != parts.to_string()) {
+            continue;
+        }
+        run(parts, detail);
+    }
+}
+
+fn run(parts: usize, detail: u32) {
+    let clock = Instant::now();
+    let assembly = cad::assembly(parts, detail);
+    let generated = clock.elapsed();
+    let triangles = assembly.triangles();
+    let names: Vec<String> = assembly.parts.iter().map(|p| p.name.clone()).collect();
+    let meshes = assembly.parts.into_iter().map(|p| p.mesh).collect();
+    let clock = Instant::now();
+    let colliders: Vec<Arc<Collider>> = build_colliders(meshes, &mut |_, _| {});
+    let built = clock.elapsed();
+    // The scene's size, as loading computes it: the largest side of the bounds.
+    let (mut lo, mut hi) = (DVec3::INFINITY, DVec3::NEG_INFINITY);
+    for c in &colliders {
+        let (a, b) = c.mesh().bounds();
+        lo = lo.min(a);
+        hi = hi.max(b);
+    }
+    let size = (hi - lo).max_element();
+    let mut world = World::new(SolverSettings::for_scene_size(size)).unwrap();
+    for c in &colliders {
+        world.add_body(c.clone(), Pose::IDENTITY, false);
+    }
+    println!(
+        "## {parts} parts, {triangles} triangles (detail {detail}): generated in {generated:.2?}, trees and cones in {built:.2?}\n"
+    );
+    // A hand pulling at 120 mm/s, 60 frames a second: 2 mm a frame, straight up, 60 mm.
+    let kinds = ["bolt0", "dowel0", "shaft", "shell", "nut1", "bearing"];
+    let modules = parts.div_ceil(cad::MODULE_PARTS);
+    let mut all: Vec<Duration> = Vec::new();
+    println!("| part | steps | reached | median | p99 | worst | contacts (median) | in contact from the start |");
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
+    for m in [0, modules / 2, modules - 1] {
+        for kind in kinds {
+            let name = format!("m{m}_{kind}");
+            let Some(id) = names.iter().position(|n| *n == name) else { continue };
+            let down = kind.starts_with("nut");
+            let start = world.body(id).unwrap().pose;
+            let mut times = Vec::new();
+            let (mut reached, mut contacts, mut seated) = (0, Vec::new(), 0);
+            for k in 1..=30 {
+                let dz = if down { -2.0 } else { 2.0 } * k as f64;
+                let target = Pose::from_translation(start.translation + DVec3::Z * dz);
+                let clock = Instant::now();
+                let r = world.drag(id, target).unwrap();
+                times.push(clock.elapsed());
+                reached += r.reached as u32;
+                contacts.push(r.contacts);
+                seated = seated.max(r.seated_pairs.len());
+            }
+            contacts.sort_unstable();
+            all.extend(&times);
+            let (med, p99, worst) = stats(&mut times);
+            println!(
+                "| {name} | {} | {reached} | {med:.2?} | {p99:.2?} | {worst:.2?} | {} | {seated} pairs |",
+                times.len(),
+                contacts[contacts.len() / 2]
+            );
+        }
+    }
+    let (med, p99, worst) = stats(&mut all);
+    println!("\nAll {} steps: median {med:.2?}, p99 {p99:.2?}, worst {worst:.2?}\n", all.len());
+}
+
+fn stats(times: &mut [Duration]) -> (Duration, Duration, Duration) {
+    times.sort_unstable();
+    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+    (at(0.5), at(0.99), times[times.len() - 1])
+}
