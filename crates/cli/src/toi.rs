@@ -1,11 +1,12 @@
-//! `mockup-cli toi`: the first time of impact of a moving OBJ against a fixed one.
+//! `mockup-cli toi`: the first time of impact of a moving mesh against a fixed one.
 
 use crate::args::{Options, UsageError};
 use mockup_ccd::{Collider, Counters, Motion, Pose, QueryOptions, first_contact, intersects};
 use serde_json::{Value, json};
 use std::path::Path;
 
-pub const USAGE: &str = "mockup-cli toi --moving A.obj --from POSE --to POSE --fixed B.obj [--fixed-pose POSE]
+pub const USAGE: &str = "mockup-cli toi --moving A --from POSE --to POSE --fixed B [--fixed-pose POSE]
+    A, B = mesh files (.obj, .stl, .gltf or .glb; each read whole as one mesh)
     POSE = tx,ty,tz,qx,qy,qz,qw (translation, then a quaternion)
     Prints one JSON line: {\"hit\":true,\"time\":…,\"kind\":…,\"point\":[…],\"normal\":[…],
     \"moving_feature\":i,\"fixed_feature\":j,\"counters\":{…}} or {\"hit\":false,\"counters\":{…}}
@@ -25,7 +26,7 @@ pub fn counters_json(c: &Counters) -> Value {
 }
 
 fn load(path: &str) -> Result<Collider, UsageError> {
-    let (mesh, warnings) = mockup_scene::obj::load_merged(Path::new(path)).map_err(|e| UsageError(e.to_string()))?;
+    let (mesh, warnings) = mockup_scene::mesh_file::load_merged(Path::new(path)).map_err(|e| UsageError(e.to_string()))?;
     for w in &warnings {
         eprintln!("warning: {w}");
     }
