@@ -41,7 +41,7 @@ pub fn gen_assets(args: &[String]) -> Result<(), UsageError> {
         let count = |what: &str, text: &str| {
             text.parse::<u32>()
                 .ok()
-                .filter(|&n| n >= 1 && n <= 1_000_000)
+                .filter(|n| (1..=1_000_000).contains(n))
                 .ok_or_else(|| UsageError(format!("--{what} {text:?}: expected a whole number from 1 to 1,000,000")))
         };
         let parts = count("cad", parts)?;

@@ -1202,8 +1202,8 @@ fn reads_depth(c: &ContactPoint, band: f64) -> bool {
 
 /// Per feature of a pair in contact from the start: its nearest contact's distance and signed
 /// separation (of those that read a depth).
-fn nearest(contacts: &[ContactPoint], band: f64) -> HashMap<(BodyId, BodyId, u8, u32, u32), (f64, f64)> {
-    let mut nearest: HashMap<(BodyId, BodyId, u8, u32, u32), (f64, f64)> = HashMap::new();
+fn nearest(contacts: &[ContactPoint], band: f64) -> HashMap<Feature, (f64, f64)> {
+    let mut nearest: HashMap<Feature, (f64, f64)> = HashMap::new();
     for c in contacts.iter().filter(|c| reads_depth(c, band)) {
         let d = c.separation.abs();
         nearest
@@ -1220,10 +1220,13 @@ fn nearest(contacts: &[ContactPoint], band: f64) -> HashMap<(BodyId, BodyId, u8,
     nearest
 }
 
+/// A feature of a pair in contact from the start (`inside_feature`).
+type Feature = (BodyId, BodyId, u8, u32, u32);
+
 /// The feature a contact of a pair in contact from the start reads the depth of, with the
 /// pair: i's vertex (VF, VE, VV), j's vertex (FV, EV), or for EE the two edges' crossing
 /// (each EE contact reads its own place along the edges).
-fn inside_feature(c: &ContactPoint) -> (BodyId, BodyId, u8, u32, u32) {
+fn inside_feature(c: &ContactPoint) -> Feature {
     let (kind, feature, other) = match c.kind {
         ContactKind::VertexFace | ContactKind::VertexEdge | ContactKind::VertexVertex => (0, c.feature_i, 0),
         ContactKind::FaceVertex | ContactKind::EdgeVertex => (1, c.feature_j, 0),
@@ -1247,7 +1250,6 @@ fn rows(
     preference: impl Fn(&ContactPoint) -> f64,
     presses: impl Fn(&ContactPoint) -> bool,
 ) -> Vec<usize> {
-    type Feature = (BodyId, BodyId, u8, u32, u32);
     let nearest = nearest(contacts, band);
     let mut tied: HashMap<Feature, Vec<usize>> = HashMap::new();
     let mut keep: Vec<usize> = Vec::with_capacity(contacts.len());

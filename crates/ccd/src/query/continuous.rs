@@ -429,7 +429,7 @@ impl<'a> Sweep<'a> {
         let mut popped = 0u32;
         while let Some(&(Reverse(i), _, _)) = heap.peek() {
             popped += 1;
-            if popped % 32 == 0 {
+            if popped.is_multiple_of(32) {
                 let late = budget.deadline.is_some_and(|d| std::time::Instant::now() >= d);
                 let spent = budget.box_tests.is_some_and(|b| self.counters.bv_tests >= b);
                 if late || spent {
