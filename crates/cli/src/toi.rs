@@ -26,7 +26,8 @@ pub fn counters_json(c: &Counters) -> Value {
 }
 
 fn load(path: &str) -> Result<Collider, UsageError> {
-    let (mesh, warnings) = mockup_scene::mesh_file::load_merged(Path::new(path)).map_err(|e| UsageError(e.to_string()))?;
+    let (mesh, warnings) =
+        mockup_scene::mesh_file::load_merged(Path::new(path)).map_err(|e| UsageError(e.to_string()))?;
     for w in &warnings {
         eprintln!("warning: {w}");
     }
