@@ -435,7 +435,8 @@ impl World {
 
     /// At the start of a drag: a pair in contact from the start that is now farther than εb
     /// and does not intersect becomes an ordinary pair.
-    fn release_separated(&mut self, movers: &[BodyId]) {
+    /// The contact set must be current for `movers`; returns whether a pair was released.
+    fn release_separated(&mut self, movers: &[BodyId]) -> bool {
         let eb = self.settings.breaking;
         let seated: Vec<(BodyId, BodyId)> = self
             .classified
@@ -443,15 +444,23 @@ impl World {
             .filter(|&(&(i, j), c)| c.seated && (movers.contains(&i) || movers.contains(&j)))
             .map(|(&p, _)| p)
             .collect();
+        let mut released = false;
         for (i, j) in seated {
             let Some(class) = self.class(i, j) else { continue };
+            // A contact within εb: still in contact. Otherwise apart unless they intersect.
+            if self.contacts.iter().any(|c| (c.body_i, c.body_j) == (i, j) && c.distance < eb) {
+                continue;
+            }
             let (a, b) = (&self.bodies[i], &self.bodies[j]);
-            let apart = proximity(&a.collider, &a.pose, &b.collider, &b.pose, eb).value.is_empty()
-                && !intersects(&a.collider, &a.pose, &b.collider, &b.pose).value;
+            let apart = !a.world_box().overlaps(&b.world_box())
+                || (proximity(&a.collider, &a.pose, &b.collider, &b.pose, eb).value.is_empty()
+                    && !intersects(&a.collider, &a.pose, &b.collider, &b.pose).value);
             if apart {
                 self.classified.insert((i, j), PairClass { seated: false, ..class });
+                released = true;
             }
         }
+        released
     }
 
     fn refresh_timed(&mut self, movers: &[BodyId], report: &mut StepReport) {
@@ -649,7 +658,6 @@ impl World {
         let s = self.settings;
         self.budget = (s.time_budget.is_some() || s.work_budget.is_some())
             .then(|| (s.time_budget.map(|b| began + b), s.work_budget));
-        self.release_separated(&[id]);
         let s = self.settings;
         let still = |d: &Displacement| d.translation.length() <= 1e-9 * s.security && d.rotation.length() <= 1e-9;
         // A trust region on the unconstrained motion: the constraints are linear in the
@@ -657,6 +665,10 @@ impl World {
         // with a shorter one (docs/solver.md §4).
         let mut reach = 1.0;
         self.refresh_timed(&[id], &mut report);
+        if self.release_separated(&[id]) {
+            // Their contacts are ordinary ones now.
+            self.refresh_timed(&[id], &mut report);
+        }
         let mut movers = self.movers(id, &mut report);
         loop {
             if self.reposition_once(&movers, &mut report) {
