@@ -11,11 +11,14 @@ pub struct ColliderOptions {
     /// BM-cones for backward-motion culling (docs/bm-culling.md). Built only for solids
     /// ([`is_solid`]); `None` builds none.
     pub cones: Option<ConeSettings>,
+    /// Threads the tree and cones of a large mesh may be built on (0: all cores). Small
+    /// meshes are built on the calling thread; the result never depends on it.
+    pub threads: usize,
 }
 
 impl Default for ColliderOptions {
     fn default() -> Self {
-        ColliderOptions { leaf_size: DEFAULT_LEAF_SIZE, cones: Some(ConeSettings::default()) }
+        ColliderOptions { leaf_size: DEFAULT_LEAF_SIZE, cones: Some(ConeSettings::default()), threads: 0 }
     }
 }
 
@@ -39,9 +42,9 @@ impl Collider {
     }
 
     pub fn with_options(mesh: Mesh, options: &ColliderOptions) -> Collider {
-        let tree = ObbTree::build(&mesh, options.leaf_size);
+        let tree = ObbTree::build_with_threads(&mesh, options.leaf_size, options.threads);
         let cones = match options.cones {
-            Some(settings) if is_solid(&mesh) => BmCones::build(&mesh, &tree, &settings),
+            Some(settings) if is_solid(&mesh) => BmCones::build_with_threads(&mesh, &tree, &settings, options.threads),
             _ => BmCones::none(&tree),
         };
         let culls = cones.cone_count() > 0;

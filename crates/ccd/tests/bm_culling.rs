@@ -12,7 +12,41 @@ use mockup_cone::{Metric, Settings, project};
 #[path = "../benches/scenes.rs"]
 mod scenes;
 
-fn closed_meshes() -> Vec<(&'static str, Mesh)> {
+/// The shared meshes, generated ones, random solids, and the closed real meshes of
+/// pybullet_data (`scripts/fetch-real-meshes`; skipped with a note when missing, a failure
+/// under `MOCKUP_REAL_MESHES=require`).
+fn closed_meshes() -> Vec<(String, Mesh)> {
+    let mut meshes: Vec<(String, Mesh)> =
+        shared_meshes().into_iter().map(|(name, mesh)| (name.to_string(), mesh)).collect();
+    let mut rng = Rng(0x5EED_C0DE_0000_0001);
+    meshes.extend((0..12).map(|i| (format!("random solid {i}"), random_solid(&mut rng))));
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/third_party/pybullet_data");
+    if dir.join("duck.obj").exists() {
+        for file in ["duck.obj", "bunny.obj", "laikago/hip_motor_lores.obj", "random_urdfs/009/009.obj"] {
+            meshes.push((file.to_string(), load_by_position(&dir.join(file))));
+        }
+    } else if std::env::var("MOCKUP_REAL_MESHES").is_ok_and(|v| v == "require") {
+        panic!("{} is missing: run scripts/fetch-real-meshes (MOCKUP_REAL_MESHES=require)", dir.display());
+    } else {
+        eprintln!("note: {} is missing, its meshes are left out (scripts/fetch-real-meshes)", dir.display());
+    }
+    meshes
+}
+
+/// An OBJ read by position index, as mockup-scene reads it (closed meshes stay closed).
+fn load_by_position(path: &std::path::Path) -> Mesh {
+    let options = tobj::LoadOptions { triangulate: true, single_index: false, ..Default::default() };
+    let (models, _) = tobj::load_obj(path, &options).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut b = MeshBuilder::new();
+    for m in models {
+        let base = b.vertices.len() as u32;
+        b.vertices.extend(m.mesh.positions.chunks(3).map(|p| DVec3::new(p[0], p[1], p[2])));
+        b.triangles.extend(m.mesh.indices.chunks(3).map(|t| [t[0] + base, t[1] + base, t[2] + base]));
+    }
+    b.build().unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn shared_meshes() -> Vec<(&'static str, Mesh)> {
     vec![
         ("bunny", load_obj(&data("ccd-cases/meshes/bunny.obj"))),
         ("torus", load_obj(&data("ccd-cases/meshes/torus.obj"))),
@@ -32,6 +66,7 @@ fn in_cone(cone: &[DVec3], n: DVec3) -> bool {
 #[test]
 fn every_normal_lies_in_its_nodes_cone() {
     for (name, mesh) in closed_meshes() {
+        let name = name.as_str();
         assert!(is_solid(&mesh), "{name} should be a solid");
         for settings in [ConeSettings::default(), ConeSettings { r_max: 3, anneal_steps: 40, seed: 7 }] {
             let c =
@@ -198,4 +233,32 @@ fn culling_never_changes_the_first_contact() {
     // Not vacuous: most steps hit, and culling acted in most.
     assert!(hits * 2 > cases, "{hits} hits in {cases} cases");
     assert!(culled_cases * 2 > cases, "culling acted in {culled_cases} of {cases} cases");
+}
+
+/// The same on a real mesh, where cones are reduced to r_max: the Stanford bunny against
+/// itself (3,674 triangles each), random screws from apart toward each other.
+#[test]
+fn culling_keeps_the_bunnys_first_contacts() {
+    let bunny = Collider::new(load_obj(&data("ccd-cases/meshes/bunny.obj")));
+    assert!(bunny.culls() && bunny.cones().stats().annealed > 0);
+    let root = bunny.tree().root().obb;
+    let reach = 2.0 * (root.radius() + root.center.length());
+    let mut rng = Rng(0xB0B0_CAFE_1234_5678);
+    let (mut hits, mut culled) = (0, 0);
+    for case in 0..40 {
+        let dir = rng.unit();
+        let from = Pose::new(rng.rotation(3.0), dir * reach * (1.0 + 0.1 * rng.f().abs()));
+        let to = Pose::new(rng.rotation(1.0) * from.rotation, dir * reach * 0.3 * rng.f() + 0.2 * reach * rng.unit());
+        let motion = Motion::new(from, to);
+        let rest = Motion::stationary(Pose::IDENTITY);
+        assert!(!intersects(&bunny, &from, &bunny, &Pose::IDENTITY).value);
+        let on = first_contact(&bunny, &motion, &bunny, &rest, &QueryOptions::default());
+        let off =
+            first_contact(&bunny, &motion, &bunny, &rest, &QueryOptions { bm_culling: false, ..Default::default() });
+        let key = |c: mockup_ccd::Contact| (c.time, c.kind, c.feature_a, c.feature_b);
+        assert_eq!(on.value.map(key), off.value.map(key), "case {case}");
+        hits += on.value.is_some() as u32;
+        culled += (on.counters.culled_nodes > 0) as u32;
+    }
+    assert!(hits >= 20 && culled >= 20, "{hits} hits, culling acted in {culled} of 40");
 }

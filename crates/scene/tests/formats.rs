@@ -96,7 +96,8 @@ fn import_reads_every_format_with_the_files_placements() {
         .unwrap();
     let g = import(&dir.join("model.gltf"), &Default::default(), &mut |_| {}).unwrap();
     let p = &g.document.parts[0];
-    assert_eq!((p.name.as_str(), p.object.as_deref(), p.color, p.fixed), ("pin", Some("pin"), [0.5, 0.5, 0.5], true));
+    assert_eq!((p.name.as_str(), p.object.as_deref(), p.color, p.fixed), ("pin", Some("pin"), [0.5, 0.5, 0.5], false));
+    // (An import fixes no part: the user picks what stays.)
     let pose = p.pose.to_pose();
     assert!((pose.translation - DVec3::new(0.0, 0.0, 5.0)).length() < 1e-6);
     assert!(pose.rotation.dot(DQuat::from_rotation_z(std::f64::consts::FRAC_PI_2)).abs() > 1.0 - 1e-12);

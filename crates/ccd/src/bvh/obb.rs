@@ -48,47 +48,83 @@ impl Obb {
     }
 }
 
-/// Orthonormal eigenvectors of a symmetric 3×3 matrix (cyclic Jacobi rotations), as a
-/// right-handed frame.
+/// Orthonormal eigenvectors of a symmetric 3×3 matrix, as a right-handed frame
+/// (docs/continuous-obb.md §1.1): the eigenvalues from the matrix's characteristic cubic
+/// (a few Newton steps on its normalized form), the eigenvector of the one farthest from the
+/// other two from cross products of the rows of `A − λI`, the next from the 2×2 problem in
+/// the plane orthogonal to it. A diagonal matrix (or one whose eigenvalues are all equal)
+/// gives the coordinate axes.
 pub fn principal_axes(m: [[f64; 3]; 3]) -> [DVec3; 3] {
-    let mut a = m;
-    let mut v = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
-    for _sweep in 0..50 {
-        let off = a[0][1].abs() + a[0][2].abs() + a[1][2].abs();
-        let diag = a[0][0].abs() + a[1][1].abs() + a[2][2].abs();
-        if off <= 1e-15 * diag || off == 0.0 {
-            break;
-        }
-        for (p, q) in [(0, 1), (0, 2), (1, 2)] {
-            if a[p][q] == 0.0 {
-                continue;
-            }
-            let theta = (a[q][q] - a[p][p]) / (2.0 * a[p][q]);
-            let t = theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt());
-            let t = if theta == 0.0 { 1.0 } else { t };
-            let c = 1.0 / (t * t + 1.0).sqrt();
-            let s = t * c;
-            for k in 0..3 {
-                let (akp, akq) = (a[k][p], a[k][q]);
-                a[k][p] = c * akp - s * akq;
-                a[k][q] = s * akp + c * akq;
-            }
-            for k in 0..3 {
-                let (apk, aqk) = (a[p][k], a[q][k]);
-                a[p][k] = c * apk - s * aqk;
-                a[q][k] = s * apk + c * aqk;
-            }
-            for row in &mut v {
-                let (vp, vq) = (row[p], row[q]);
-                row[p] = c * vp - s * vq;
-                row[q] = s * vp + c * vq;
-            }
-        }
+    const AXES: [DVec3; 3] = [DVec3::X, DVec3::Y, DVec3::Z];
+    // Scaled to entries of at most 1, so that the cubes below neither overflow nor underflow.
+    let scale = m.iter().flatten().fold(0.0f64, |s, x| s.max(x.abs()));
+    if !(scale > 0.0 && scale.is_finite()) {
+        return AXES;
     }
-    let col = |j: usize| DVec3::new(v[0][j], v[1][j], v[2][j]).normalize();
-    let (x, y) = (col(0), col(1));
-    let y = (y - x * x.dot(y)).normalize();
-    [x, y, x.cross(y)]
+    let inverse = 1.0 / scale;
+    let [a00, a01, a02, a11, a12, a22] = [m[0][0], m[0][1], m[0][2], m[1][1], m[1][2], m[2][2]].map(|x| x * inverse);
+    let off = a01.abs() + a02.abs() + a12.abs();
+    if off <= 1e-15 * (a00.abs() + a11.abs() + a22.abs()) {
+        return AXES;
+    }
+    // A = q I + p B with trace(B) = 0 and |B|² = 6: B's eigenvalues β are the roots of
+    // β³ − 3β − 2h = 0, h = det(B)/2 ∈ [−1, 1], and the one farthest from the other two is
+    // the largest when h ≥ 0, the smallest when h < 0.
+    let q = (a00 + a11 + a22) / 3.0;
+    let (b00, b11, b22) = (a00 - q, a11 - q, a22 - q);
+    let p = ((b00 * b00 + b11 * b11 + b22 * b22 + 2.0 * (a01 * a01 + a02 * a02 + a12 * a12)) / 6.0).sqrt();
+    if !(p > 0.0) {
+        return AXES;
+    }
+    let det = b00 * (b11 * b22 - a12 * a12) - a01 * (a01 * b22 - a12 * a02) + a02 * (a01 * a12 - b11 * a02);
+    let h = (det / (2.0 * p * p * p)).clamp(-1.0, 1.0);
+    let (beta, other) = largest_root(h.abs());
+    let sign = if h >= 0.0 { 1.0 } else { -1.0 };
+    let separated = q + sign * p * beta;
+    let middle = q + sign * p * 0.5 * (other - beta);
+    let rows = [DVec3::new(a00, a01, a02), DVec3::new(a01, a11, a12), DVec3::new(a02, a12, a22)];
+    let first = separated_eigenvector(&rows, separated);
+    let second = eigenvector_orthogonal_to(&rows, first, middle);
+    // Unit to rounding: `second` was built orthogonal to `first`.
+    let third = first.cross(second);
+    [first, third.cross(first), third]
+}
+
+/// The largest root β of β³ − 3β − 2h (h ∈ [0, 1], β ∈ [√3, 2]) by Newton's method, and
+/// `√(12 − 3β²)`, the distance between the other two roots (docs/continuous-obb.md §1.1).
+fn largest_root(h: f64) -> (f64, f64) {
+    // The parabola through the roots at h = 0, 1/2, 1 (√3, 2 cos 20°, 2): within 1.1e-3 of
+    // the root; then Newton's error goes 1.1e-3 → 1e-6 → 1e-12 → rounding.
+    let mut beta = 1.7320508075688772 + h * (0.3213884 - 0.0534392 * h);
+    for _ in 0..3 {
+        beta -= (beta * (beta * beta - 3.0) - 2.0 * h) / (3.0 * (beta * beta - 1.0));
+    }
+    (beta, (12.0 - 3.0 * beta * beta).max(0.0).sqrt())
+}
+
+/// A unit eigenvector for a simple eigenvalue `l`: `A − lI` has rank 2, and the cross product
+/// of two independent rows spans its null space. The longest of the three products is used.
+fn separated_eigenvector(rows: &[DVec3; 3], l: f64) -> DVec3 {
+    let r = [rows[0] - l * DVec3::X, rows[1] - l * DVec3::Y, rows[2] - l * DVec3::Z];
+    let c = [r[0].cross(r[1]), r[0].cross(r[2]), r[1].cross(r[2])];
+    let best = c.iter().copied().max_by(|a, b| a.length_squared().total_cmp(&b.length_squared())).unwrap_or(DVec3::X);
+    best.try_normalize().unwrap_or(DVec3::X)
+}
+
+/// A unit eigenvector for `l` orthogonal to the eigenvector `v`: the null vector of the 2×2
+/// matrix `M − lI` of `A` in an orthonormal basis (u, w) of `v`'s orthogonal plane, from
+/// its larger row (any vector of the plane when `M − lI` vanishes: a double eigenvalue).
+fn eigenvector_orthogonal_to(rows: &[DVec3; 3], v: DVec3, l: f64) -> DVec3 {
+    let (u, w) = v.any_orthonormal_pair();
+    let times = |x: DVec3| DVec3::new(rows[0].dot(x), rows[1].dot(x), rows[2].dot(x));
+    let (au, aw) = (times(u), times(w));
+    let (m00, m01, m11) = (u.dot(au) - l, u.dot(aw), w.dot(aw) - l);
+    // Row (a, b) of the matrix: the null vector is (b, −a) in (u, w).
+    let (a, b) = if m00.abs() >= m11.abs() { (m00, m01) } else { (m01, m11) };
+    match (b * u - a * w).try_normalize() {
+        Some(x) => x,
+        None => u,
+    }
 }
 
 /// Scalars the separating-axis test can run on: numbers (static test) or intervals
@@ -388,6 +424,62 @@ mod tests {
             prop_assert!(!separated(&a, &b, gap + 1e-4));
             prop_assert!(!separated(&b, &a, gap + 1e-4));
         }
+    }
+
+    /// Every kind of covariance a tree meets: random, flat (one triangle's), with a double or
+    /// a triple eigenvalue up to rounding, nearly diagonal, and at scales from 1e-30 to 1e30.
+    #[test]
+    fn principal_axes_are_an_orthonormal_eigenbasis() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut r = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        for case in 0..20_000 {
+            let rotation = DQuat::from_axis_angle(DVec3::new(r(), r(), r()).normalize(), 4.0 * r());
+            let (x, y) = (r().abs(), r().abs());
+            let eigen = match case % 6 {
+                0 => DVec3::new(r(), r(), r()),
+                1 => DVec3::new(x, y, 0.0),
+                2 => DVec3::new(x, x, y),
+                3 => DVec3::new(x, y, y),
+                4 => DVec3::splat(x) + 1e-13 * DVec3::new(r(), r(), r()),
+                _ => DVec3::new(x, y, r()),
+            };
+            let rotation = if case % 6 == 5 { DQuat::from_rotation_z(1e-9 * r()) } else { rotation };
+            let scale = 10f64.powi((30.0 * r()) as i32);
+            let m = glam::DMat3::from_quat(rotation)
+                * glam::DMat3::from_diagonal(eigen * scale)
+                * glam::DMat3::from_quat(rotation).transpose();
+            let arr: [[f64; 3]; 3] =
+                std::array::from_fn(|i| std::array::from_fn(|j| 0.5 * (m.col(j)[i] + m.col(i)[j])));
+            let size = arr.iter().flatten().fold(0.0f64, |s, x| s.max(x.abs()));
+            let axes = principal_axes(arr);
+            for i in 0..3 {
+                for j in 0..3 {
+                    let expected = if i == j { 1.0 } else { 0.0 };
+                    assert!((axes[i].dot(axes[j]) - expected).abs() < 1e-12, "case {case}: {axes:?}");
+                }
+            }
+            assert!((axes[0].cross(axes[1]) - axes[2]).length() < 1e-12, "case {case}");
+            let times = |v: DVec3| {
+                DVec3::new(
+                    arr[0][0] * v.x + arr[0][1] * v.y + arr[0][2] * v.z,
+                    arr[1][0] * v.x + arr[1][1] * v.y + arr[1][2] * v.z,
+                    arr[2][0] * v.x + arr[2][1] * v.y + arr[2][2] * v.z,
+                )
+            };
+            for v in axes {
+                let av = times(v);
+                let residual = (av - av.dot(v) * v).length();
+                assert!(residual <= 1e-10 * size, "case {case}: residual {residual} of {size}, eigenvalues {eigen}");
+            }
+        }
+        // Diagonal: the coordinate axes, as a diagonal box fits best.
+        assert_eq!(principal_axes([[2.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 0.0, 1.0]]), [DVec3::X, DVec3::Y, DVec3::Z]);
+        assert_eq!(principal_axes([[0.0; 3]; 3]), [DVec3::X, DVec3::Y, DVec3::Z]);
     }
 
     #[test]
