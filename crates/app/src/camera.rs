@@ -1,11 +1,19 @@
 //! Orbit, pan and zoom: middle drag orbits (Shift: pans), right drag on empty space orbits,
-//! the wheel zooms; Home frames everything, F the selected part (everything when nothing
-//! is selected), 1 / 3 / 7 look from the front, the right and the top.
+//! the wheel zooms; Home fits everything in the view, F the selected part (everything when
+//! nothing is selected), 1 / 3 / 7 look from the front, the right and the top. The camera
+//! draws into the area between the panels (its viewport, set by the UI), so fitting centres
+//! on what is visible.
 
-use crate::manipulation::Grab;
-use crate::scene::Assembly;
+use crate::MockupSet;
+use crate::input::UiFocus;
+use crate::manipulation::{ActiveDrag, Selection};
+use crate::part::Parts;
+use crate::scene::{SceneInfo, SceneOpened};
+use crate::solver::Solver;
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::prelude::*;
+use mockup_ccd::broad::Aabb;
+use mockup_solver::World;
 
 pub struct CameraPlugin;
 
@@ -47,41 +55,31 @@ impl Orbit {
     }
 }
 
-/// Fit the view to everything visible, or to the selected part (View menu).
+/// Fit the view to everything shown, or to the selected part (View menu, Home, F).
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Frame {
+pub enum FitView {
     All,
     Selection,
 }
 
 impl Plugin for CameraPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<crate::ui::UiFocus>()
-            .add_message::<Frame>()
-            .add_systems(Startup, spawn_camera)
-            .add_systems(
-                Update,
-                (look_at_new_scene, orbit_pan_zoom, frame_and_presets, apply_orbit)
-                    .chain()
-                    .after(crate::manipulation::Gestures),
-            );
+        app.add_message::<FitView>().add_systems(Startup, spawn_camera).add_systems(
+            Update,
+            (look_at_new_scene, orbit_pan_zoom, fit_and_presets, apply_orbit).chain().in_set(MockupSet::Present),
+        );
     }
 }
 
-/// World bounds of the visible parts at their current poses.
-pub fn visible_bounds(assembly: &Assembly, poses: &[mockup_ccd::Pose]) -> Option<(Vec3, Vec3)> {
-    bounds_of(assembly, poses, |_| true)
-}
-
-/// World bounds of the visible parts `which` accepts.
-fn bounds_of(assembly: &Assembly, poses: &[mockup_ccd::Pose], which: impl Fn(usize) -> bool) -> Option<(Vec3, Vec3)> {
+/// World bounds of the shown parts `which` accepts, at their poses.
+pub fn bounds(world: &World, shown: &[bool], which: impl Fn(usize) -> bool) -> Option<(Vec3, Vec3)> {
     let mut lo = Vec3::splat(f32::INFINITY);
     let mut hi = Vec3::splat(f32::NEG_INFINITY);
-    for (i, c) in assembly.loaded.colliders.iter().enumerate() {
-        if assembly.loaded.document.parts[i].visible && which(i) {
-            let (a, b) = mockup_scene::load::world_bounds(c.mesh(), &poses[i]);
-            lo = lo.min(a.as_vec3());
-            hi = hi.max(b.as_vec3());
+    for (i, b) in world.bodies().iter().enumerate() {
+        if shown.get(i).copied().unwrap_or(false) && which(i) {
+            let a = Aabb::of_mesh(b.collider.mesh(), &b.pose);
+            lo = lo.min(a.min.as_vec3());
+            hi = hi.max(a.max.as_vec3());
         }
     }
     lo.is_finite().then_some((lo, hi))
@@ -97,25 +95,26 @@ fn spawn_camera(mut commands: Commands) {
     ));
 }
 
-/// A new scene: its saved camera, or everything framed.
+/// A new scene: its saved camera, or everything in view.
 fn look_at_new_scene(
-    mut opened: MessageReader<crate::scene::SceneOpened>,
-    assembly: Res<Assembly>,
+    mut opened: MessageReader<SceneOpened>,
+    info: Res<SceneInfo>,
+    solver: Res<Solver>,
+    parts: Parts,
     camera: Single<(&mut Orbit, &mut Projection)>,
 ) {
     if opened.read().count() == 0 {
         return;
     }
     let (mut orbit, mut projection) = camera.into_inner();
-    let doc = &assembly.loaded.document;
-    let (o, fov) = match &doc.camera {
+    let (o, fov) = match &info.document.camera {
         Some(c) => {
             let v = |a: [f64; 3]| Vec3::new(a[0] as f32, a[1] as f32, a[2] as f32);
             (Orbit::from_eye(v(c.eye), v(c.target), v(c.up)), (c.fov_degrees as f32).to_radians())
         }
         None => {
-            let poses: Vec<_> = doc.parts.iter().map(|p| p.pose.to_pose()).collect();
-            let (lo, hi) = visible_bounds(&assembly, &poses).unwrap_or((Vec3::splat(-1.0), Vec3::ONE));
+            let shown = parts.shown(solver.bodies().len());
+            let (lo, hi) = bounds(&solver, &shown, |_| true).unwrap_or((Vec3::splat(-1.0), Vec3::ONE));
             let mut o = Orbit { target: 0.5 * (lo + hi), distance: 1.0, yaw: -1.0, pitch: 0.5, up: Vec3::Z };
             o.distance = 1.2 * (hi - lo).length().max(1e-3);
             (o, 45f32.to_radians())
@@ -131,16 +130,16 @@ fn orbit_pan_zoom(
     keys: Res<ButtonInput<KeyCode>>,
     motion: Res<AccumulatedMouseMotion>,
     scroll: Res<AccumulatedMouseScroll>,
-    grab: Res<Grab>,
-    focus: Res<crate::ui::UiFocus>,
+    active: Res<ActiveDrag>,
+    focus: Res<UiFocus>,
 ) {
     // A drag that began on a panel stays the panel's.
-    if focus.pointer && !grab.active() {
+    if focus.pointer && !active.active() {
         return;
     }
     let delta = motion.delta;
     let shift = keys.pressed(KeyCode::ShiftLeft) || keys.pressed(KeyCode::ShiftRight);
-    let orbiting = buttons.pressed(MouseButton::Middle) || (buttons.pressed(MouseButton::Right) && !grab.active());
+    let orbiting = buttons.pressed(MouseButton::Middle) || (buttons.pressed(MouseButton::Right) && !active.active());
     if orbiting && delta != Vec2::ZERO {
         if shift && buttons.pressed(MouseButton::Middle) {
             let t = orbit.transform();
@@ -153,37 +152,39 @@ fn orbit_pan_zoom(
         }
     }
     // The wheel zooms, except while a part is dragged (then it pushes the part).
-    if scroll.delta.y != 0.0 && !grab.active() {
+    if scroll.delta.y != 0.0 && !active.active() {
         orbit.distance = (orbit.distance * (-0.12 * scroll.delta.y).exp()).max(1e-4);
     }
 }
 
-fn frame_and_presets(
+#[allow(clippy::too_many_arguments)]
+fn fit_and_presets(
     mut orbit: Single<&mut Orbit>,
     keys: Res<ButtonInput<KeyCode>>,
-    assembly: Res<Assembly>,
-    sim: Res<crate::simulation::Simulation>,
-    grab: Res<Grab>,
-    focus: Res<crate::ui::UiFocus>,
-    mut frame: MessageReader<Frame>,
+    solver: Res<Solver>,
+    parts: Parts,
+    selection: Res<Selection>,
+    focus: Res<UiFocus>,
+    mut fit: MessageReader<FitView>,
 ) {
-    let mut asked: Option<Frame> = frame.read().last().copied();
+    let mut asked: Option<FitView> = fit.read().last().copied();
     if focus.keyboard && asked.is_none() {
         return;
     }
     if keys.just_pressed(KeyCode::Home) {
-        asked = Some(Frame::All);
+        asked = Some(FitView::All);
     } else if keys.just_pressed(KeyCode::KeyF) {
-        asked = Some(Frame::Selection);
+        asked = Some(FitView::Selection);
     }
-    let poses: Vec<_> = sim.world.bodies().iter().map(|b| b.pose).collect();
-    let bounds = match (asked, grab.selected) {
+    let shown = || parts.shown(solver.bodies().len());
+    let bounds = match (asked, selection.0) {
         (None, _) => None,
-        // The selection, when it is visible; everything otherwise.
-        (Some(Frame::Selection), Some(part)) => {
-            bounds_of(&assembly, &poses, |i| i == part).or_else(|| visible_bounds(&assembly, &poses))
+        // The selection, when it is shown; everything otherwise.
+        (Some(FitView::Selection), Some(part)) => {
+            let shown = shown();
+            bounds(&solver, &shown, |i| i == part).or_else(|| bounds(&solver, &shown, |_| true))
         }
-        (Some(_), _) => visible_bounds(&assembly, &poses),
+        (Some(_), _) => bounds(&solver, &shown(), |_| true),
     };
     if let Some((lo, hi)) = bounds {
         orbit.target = 0.5 * (lo + hi);

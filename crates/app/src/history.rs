@@ -2,13 +2,17 @@
 //! every property edit one step (a colour being dragged in its picker is one step, not one
 //! per frame; so are consecutive settings edits). A step restores every part's pose (pushed
 //! parts too), properties and the settings, so it returns to a configuration the solver had
-//! reached: free of interpenetration.
+//! reached.
 
-use crate::scene::Assembly;
-use crate::simulation::Simulation;
+use crate::MockupSet;
+use crate::manipulation::ActiveDrag;
+use crate::part::PartsMut;
+use crate::scene::{SceneInfo, reset_on_open};
+use crate::solver::{DragBudget, Solver, StepRequest, StepState};
 use bevy::prelude::*;
 use mockup_ccd::Pose;
 use mockup_scene::SolverDocument;
+use mockup_solver::World;
 
 pub struct HistoryPlugin;
 
@@ -20,7 +24,7 @@ pub struct Props {
     pub color: [f32; 3],
 }
 
-/// Everything undo restores.
+/// Everything undo restores (and what "unsaved changes" compares).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Snapshot {
     pub poses: Vec<Pose>,
@@ -28,49 +32,18 @@ pub struct Snapshot {
     pub solver: SolverDocument,
 }
 
-pub fn snapshot(assembly: &Assembly, sim: &Simulation) -> Snapshot {
+/// The scene's state: poses and `fixed` from the solver, shown and colour from the part
+/// entities (`shown_colors`, by id), the solver document.
+pub fn snapshot(world: &World, shown_colors: &[(bool, [f32; 3])], solver: &SolverDocument) -> Snapshot {
+    let bodies = world.bodies();
     Snapshot {
-        poses: sim.poses(),
-        props: assembly.parts().iter().map(|p| Props { fixed: p.fixed, visible: p.visible, color: p.color }).collect(),
-        solver: assembly.loaded.document.solver.clone(),
-    }
-}
-
-/// Puts a snapshot back: poses into the solver, properties into the document.
-pub fn restore(s: &Snapshot, assembly: &mut Assembly, sim: &mut Simulation) {
-    for (i, pose) in s.poses.iter().enumerate() {
-        if let Err(e) = sim.world.set_pose(i, *pose) {
-            warn!("undo: {e}");
-        }
-    }
-    for (i, p) in s.props.iter().enumerate() {
-        set_props(i, *p, assembly, sim);
-    }
-    if let Err(e) = set_solver(&s.solver, assembly, sim) {
-        warn!("undo: {e}");
-    }
-    sim.request = None;
-}
-
-/// Applies solver settings to the world and the document; invalid ones change neither.
-pub fn set_solver(solver: &SolverDocument, assembly: &mut Assembly, sim: &mut Simulation) -> Result<(), String> {
-    if *solver == assembly.loaded.document.solver {
-        return Ok(());
-    }
-    let settings = crate::simulation::settings_for(&assembly.loaded, solver);
-    sim.world.set_settings(settings).map_err(|e| e.to_string())?;
-    assembly.loaded.document.solver = solver.clone();
-    Ok(())
-}
-
-fn set_props(i: usize, p: Props, assembly: &mut Assembly, sim: &mut Simulation) {
-    let Some(part) = assembly.loaded.document.parts.get_mut(i) else { return };
-    (part.visible, part.color) = (p.visible, p.color);
-    if part.fixed != p.fixed {
-        part.fixed = p.fixed;
-        if let Err(e) = sim.world.set_fixed(i, p.fixed) {
-            warn!("{e}");
-        }
+        poses: bodies.iter().map(|b| b.pose).collect(),
+        props: bodies
+            .iter()
+            .zip(shown_colors)
+            .map(|(b, &(visible, color))| Props { fixed: b.fixed, visible, color })
+            .collect(),
+        solver: solver.clone(),
     }
 }
 
@@ -91,10 +64,17 @@ pub enum Edit {
 pub struct History {
     undo: Vec<Snapshot>,
     redo: Vec<Snapshot>,
-    /// The last step was a colour edit of this part: more of them join it.
-    colouring: Option<usize>,
-    /// The last step was a settings edit: more of them join it.
-    tuning: bool,
+    /// More edits of the same kind join the last step: a colour being dragged in its
+    /// picker, a settings value being dragged.
+    joining: Joining,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Joining {
+    #[default]
+    Nothing,
+    Colour(usize),
+    Settings,
 }
 
 impl History {
@@ -102,8 +82,7 @@ impl History {
     pub fn record(&mut self, before: Snapshot) {
         self.undo.push(before);
         self.redo.clear();
-        self.colouring = None;
-        self.tuning = false;
+        self.joining = Joining::Nothing;
     }
 
     /// Drops the last step if nothing changed since it was recorded (a click, no drag).
@@ -117,16 +96,14 @@ impl History {
     pub fn undo(&mut self, current: Snapshot) -> Option<Snapshot> {
         let previous = self.undo.pop()?;
         self.redo.push(current);
-        self.colouring = None;
-        self.tuning = false;
+        self.joining = Joining::Nothing;
         Some(previous)
     }
 
     pub fn redo(&mut self, current: Snapshot) -> Option<Snapshot> {
         let next = self.redo.pop()?;
         self.undo.push(current);
-        self.colouring = None;
-        self.tuning = false;
+        self.joining = Joining::Nothing;
         Some(next)
     }
 
@@ -143,70 +120,115 @@ impl Plugin for HistoryPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<History>()
             .add_message::<Edit>()
-            .add_systems(PreUpdate, crate::scene::reset_on_open::<History>.after(crate::scene::Install))
-            .add_systems(Update, apply_edits.after(crate::manipulation::Gestures).before(crate::simulation::Step));
+            .add_systems(Update, reset_on_open::<History>.after(crate::scene::install).in_set(MockupSet::Install))
+            .add_systems(Update, apply_edits.in_set(MockupSet::Edits));
     }
 }
 
+/// Applies solver settings to the world and the scene; invalid ones change neither.
+fn set_solver(
+    solver_doc: &SolverDocument,
+    info: &mut SceneInfo,
+    solver: &mut Solver,
+    budget: DragBudget,
+) -> Result<(), String> {
+    if *solver_doc == info.document.solver {
+        return Ok(());
+    }
+    let settings = crate::solver::settings(solver_doc, info.size, budget);
+    solver.set_settings(settings).map_err(|e| e.to_string())?;
+    info.document.solver = solver_doc.clone();
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
 fn apply_edits(
     mut edits: MessageReader<Edit>,
     mut history: ResMut<History>,
-    mut sim: ResMut<Simulation>,
-    mut assembly: ResMut<Assembly>,
-    grab: Res<crate::manipulation::Grab>,
+    mut solver: ResMut<Solver>,
+    mut info: ResMut<SceneInfo>,
+    mut parts: PartsMut,
+    mut request: ResMut<StepRequest>,
+    mut step: ResMut<StepState>,
+    budget: Res<DragBudget>,
+    active: Res<ActiveDrag>,
 ) {
     for edit in edits.read() {
-        let current = snapshot(&assembly, &sim);
-        let (i, mut props) = match *edit {
-            Edit::Undo | Edit::Redo => {
-                // Not in the middle of a drag: its step is recorded when it began.
-                if grab.active() {
-                    continue;
-                }
+        let n = solver.bodies().len();
+        let current = snapshot(&solver, &parts.props(n), &info.document.solver);
+        match edit {
+            // Not in the middle of a drag: its step is recorded when it began.
+            Edit::Undo | Edit::Redo if !active.active() => {
                 let to = if *edit == Edit::Undo { history.undo(current) } else { history.redo(current) };
-                if let Some(s) = to {
-                    restore(&s, &mut assembly, &mut sim);
+                let Some(s) = to else { continue };
+                // Only the parts that moved: a placement costs a contact refresh.
+                for (i, pose) in s.poses.iter().enumerate() {
+                    if solver.body(i).is_some_and(|b| b.pose == *pose) {
+                        continue;
+                    }
+                    if let Err(e) = solver.set_pose(i, *pose) {
+                        warn!("undo: {e}");
+                    }
                 }
-                continue;
+                for (i, p) in s.props.iter().enumerate() {
+                    set_props(i, *p, &mut solver, &mut parts);
+                }
+                if let Err(e) = set_solver(&s.solver, &mut info, &mut solver, *budget) {
+                    warn!("undo: {e}");
+                }
+                // The drag being finished is undone with it.
+                request.0 = None;
+                step.stop();
             }
-            Edit::Solver(ref solver) => {
-                if *solver == current.solver || grab.active() {
+            Edit::Undo | Edit::Redo => {}
+            Edit::Solver(doc) => {
+                if *doc == current.solver || active.active() {
                     continue;
                 }
-                let joins = history.tuning;
-                match set_solver(solver, &mut assembly, &mut sim) {
+                match set_solver(doc, &mut info, &mut solver, *budget) {
                     Ok(()) => {
-                        if !joins {
+                        if history.joining != Joining::Settings {
                             history.record(current);
                         }
-                        history.tuning = true;
+                        history.joining = Joining::Settings;
                     }
                     Err(e) => warn!("settings not applied: {e}"),
                 }
-                continue;
             }
-            Edit::Fixed(i, _) | Edit::Visible(i, _) | Edit::Color(i, _) => match current.props.get(i) {
-                Some(p) => (i, *p),
-                None => continue,
-            },
-        };
-        match *edit {
-            Edit::Fixed(_, f) => props.fixed = f,
-            Edit::Visible(_, v) => props.visible = v,
-            Edit::Color(_, c) => props.color = c,
-            _ => {}
+            &Edit::Fixed(i, _) | &Edit::Visible(i, _) | &Edit::Color(i, _) => {
+                let Some(&before) = current.props.get(i) else { continue };
+                let mut props = before;
+                match *edit {
+                    Edit::Fixed(_, f) => props.fixed = f,
+                    Edit::Visible(_, v) => props.visible = v,
+                    Edit::Color(_, c) => props.color = c,
+                    _ => {}
+                }
+                if props == before {
+                    continue;
+                }
+                let colour = matches!(edit, Edit::Color(..));
+                if !(colour && history.joining == Joining::Colour(i)) {
+                    history.record(current);
+                }
+                if colour {
+                    history.joining = Joining::Colour(i);
+                }
+                if props.fixed && step.unfinished.is_some_and(|t| t.part == i) {
+                    step.stop();
+                }
+                set_props(i, props, &mut solver, &mut parts);
+            }
         }
-        if props == current.props[i] {
-            continue;
-        }
-        let joins = matches!(edit, Edit::Color(..)) && history.colouring == Some(i);
-        if !joins {
-            history.record(current);
-        }
-        if let Edit::Color(..) = edit {
-            history.colouring = Some(i);
-        }
-        set_props(i, props, &mut assembly, &mut sim);
+    }
+}
+
+fn set_props(i: usize, p: Props, solver: &mut Solver, parts: &mut PartsMut) {
+    parts.set(i, p.visible, p.color);
+    if solver.body(i).is_some_and(|b| b.fixed != p.fixed)
+        && let Err(e) = solver.set_fixed(i, p.fixed)
+    {
+        warn!("{e}");
     }
 }
 

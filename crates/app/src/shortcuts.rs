@@ -4,20 +4,19 @@
 //! keyboard. No window needed: headless tests press the keys. The camera's own keys (F,
 //! Home, 1/3/7) are in camera.rs.
 
+use crate::MockupSet;
 use crate::contacts::ShowContacts;
 use crate::files::FileCommand;
 use crate::history::Edit;
-use crate::manipulation::Grab;
-use crate::ui::UiFocus;
+use crate::input::UiFocus;
+use crate::manipulation::Selection;
 use bevy::prelude::*;
 
 pub struct ShortcutsPlugin;
 
 impl Plugin for ShortcutsPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<UiFocus>()
-            .init_resource::<ShowContacts>()
-            .add_systems(Update, shortcuts.before(crate::manipulation::Gestures));
+        app.init_resource::<ShowContacts>().add_systems(Update, shortcuts.in_set(MockupSet::Input));
     }
 }
 
@@ -30,7 +29,7 @@ fn ctrl_shift_held(keys: &ButtonInput<KeyCode>) -> (bool, bool) {
 fn shortcuts(
     keys: Res<ButtonInput<KeyCode>>,
     focus: Res<UiFocus>,
-    grab: Res<Grab>,
+    selection: Res<Selection>,
     mut files: MessageWriter<FileCommand>,
     mut edits: MessageWriter<Edit>,
     mut show: ResMut<ShowContacts>,
@@ -57,7 +56,7 @@ fn shortcuts(
         return;
     }
     if pressed(KeyCode::Delete)
-        && let Some(part) = grab.selected
+        && let Some(part) = selection.0
     {
         edits.write(Edit::Visible(part, false));
     }

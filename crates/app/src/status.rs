@@ -1,56 +1,237 @@
-//! What the status bar shows: frame time (smoothed), the last drag step's CCD and solver
-//! time, contacts and BV tests, and the selected part's minimum distance to the others, or
-//! which parts it interferes with.
+//! What the status bar shows about the selected part, computed off the frame: its minimum
+//! distance to the nearest shown part (`mockup_ccd::distance`, branch and bound) and the shown
+//! parts it interferes with, on a background task (`AsyncComputeTaskPool`). A frame only starts
+//! the task and takes its answer; a selection, pose or visibility change makes the running
+//! one stale: it is told to stop (it checks between part pairs) and dropped, and a new one
+//! starts. During a drag the step's own contacts give the distance, and no task runs.
+//!
+//! Interfering pairs are told apart (docs/contact-from-start.md): a pair the solver treats
+//! as in contact from the start (it was touching or interfering when a drag began; with
+//! `strict` off, any pair that interferes when a drag begins becomes one) is listed as such;
+//! what remains is new interference (with `strict`, every interfering pair).
 
-use crate::manipulation::Grab;
-use crate::scene::Assembly;
-use crate::simulation::{Simulation, interfering, min_distance};
+use crate::MockupSet;
+use crate::manipulation::{ActiveDrag, Selection};
+use crate::part::Parts;
+use crate::scene::SceneInfo;
+use crate::solver::{Solver, StepState};
 use bevy::prelude::*;
-use mockup_ccd::Pose;
+use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
+use glam::DVec3;
+use mockup_ccd::broad::Aabb;
+use mockup_ccd::{Collider, Counters, Pose};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 pub struct StatusPlugin;
 
-#[derive(Resource, Default, Debug)]
-pub struct Status {
-    /// Seconds per frame, smoothed.
-    pub frame: f32,
-    /// The selected part's smallest distance to another visible part, and which.
-    pub min_distance: Option<(f64, usize)>,
-    /// Visible parts the selected part intersects (an assembly can be opened that way; the
-    /// solver only keeps parts from entering one another).
-    pub interferes: Vec<usize>,
-    /// What `min_distance` was computed for: scene, part, poses, visibility.
-    key: Option<(u64, usize, Vec<Pose>, Vec<bool>)>,
+/// The selected part's answer.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Analysis {
+    /// The smallest distance to another shown part, and which (`None`: none within twice
+    /// the scene's size).
+    pub nearest: Option<(f64, usize)>,
+    /// Shown parts it interferes with (surfaces crossing, or one inside the other).
+    pub interfering: Vec<usize>,
+    /// What the task did.
+    pub counters: Counters,
 }
+
+/// The status of the selected part.
+#[derive(Resource, Default)]
+pub struct PartStatus {
+    /// The last answer, for the selection, poses and visibility as they are now; `None` while
+    /// one is being computed (or with nothing selected).
+    pub answer: Option<Analysis>,
+    /// Of the answer's interfering parts, those in contact from the start with the selection.
+    pub in_contact_from_start: Vec<usize>,
+    /// The rest: new interference.
+    pub interferes: Vec<usize>,
+    /// Parts touching the selection that are in contact from the start (the solver's, even
+    /// when they do not interfere).
+    pub touching_from_start: Vec<usize>,
+    running: Option<Running>,
+    /// What the answer (or the running task) is for.
+    key: Option<Key>,
+}
+
+impl PartStatus {
+    /// An answer is being computed.
+    pub fn running(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// The parts in contact from the start with the selection: interfering or touching.
+    pub fn from_start(&self) -> Vec<usize> {
+        let mut all = self.in_contact_from_start.clone();
+        all.extend(&self.touching_from_start);
+        all.sort_unstable();
+        all.dedup();
+        all
+    }
+}
+
+struct Running {
+    task: Task<Option<Analysis>>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Scene, selection, poses and visibility.
+#[derive(Clone, Debug, PartialEq)]
+struct Key {
+    generation: u64,
+    part: usize,
+    poses: Vec<Pose>,
+    shown: Vec<bool>,
+}
+
+/// Seconds per frame, smoothed.
+#[derive(Resource, Default, Debug)]
+pub struct FrameTime(pub f32);
 
 impl Plugin for StatusPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<Status>().add_systems(Update, (frame_time, distance).after(crate::simulation::Step));
+        app.init_resource::<PartStatus>().init_resource::<FrameTime>().add_systems(
+            Update,
+            (
+                crate::scene::reset_on_open::<PartStatus>.after(crate::scene::install).in_set(MockupSet::Install),
+                (frame_time, analyse).in_set(MockupSet::Present),
+            ),
+        );
     }
 }
 
-fn frame_time(time: Res<Time>, mut status: ResMut<Status>) {
+fn frame_time(time: Res<Time>, mut t: ResMut<FrameTime>) {
     let dt = time.delta_secs();
-    status.frame = if status.frame == 0.0 { dt } else { 0.9 * status.frame + 0.1 * dt };
+    t.0 = if t.0 == 0.0 { dt } else { 0.9 * t.0 + 0.1 * dt };
 }
 
-/// Recomputed when the selection, a pose or a visibility changed, and not during a drag
-/// (then the step's own contacts give it).
-fn distance(mut status: ResMut<Status>, grab: Res<Grab>, sim: Res<Simulation>, assembly: Res<Assembly>) {
-    let Some(part) = grab.selected else {
-        status.min_distance = None;
-        status.interferes.clear();
-        status.key = None;
+#[allow(clippy::too_many_arguments)]
+fn analyse(
+    mut status: ResMut<PartStatus>,
+    selection: Res<Selection>,
+    active: Res<ActiveDrag>,
+    step: Res<StepState>,
+    solver: Res<Solver>,
+    parts: Parts,
+    info: Res<SceneInfo>,
+) {
+    let Some(part) = selection.0.filter(|&p| p < solver.bodies().len()) else {
+        *status = PartStatus::default();
         return;
     };
-    if grab.active() {
+    // Moving: the step's contacts say it, and an answer would be stale at once.
+    if active.active() || step.busy() {
+        status.running = None;
+        status.key = None;
+        status.answer = None;
         return;
     }
-    let key = (assembly.generation, part, sim.poses(), assembly.parts().iter().map(|p| p.visible).collect());
-    if status.key.as_ref() == Some(&key) {
-        return;
+    let n = solver.bodies().len();
+    let key = Key { generation: info.generation, part, poses: solver.poses(), shown: parts.shown(n) };
+    if status.key.as_ref() != Some(&key) {
+        status.answer = None;
+        status.running = Some(start(&solver, &key, 2.0 * info.size));
+        status.key = Some(key);
     }
-    status.min_distance = min_distance(&sim, &assembly, part);
-    status.interferes = interfering(&sim, &assembly, part);
-    status.key = Some(key);
+    let Some(running) = &mut status.running else { return };
+    let Some(answer) = check_ready(&mut running.task) else { return };
+    status.running = None;
+    let Some(answer) = answer else { return };
+    let strict = solver.settings().strict;
+    let seated: Vec<usize> = solver
+        .seated_pairs()
+        .into_iter()
+        .filter_map(|(i, j)| if i == part { Some(j) } else if j == part { Some(i) } else { None })
+        .collect();
+    // With strict off, a pair that interferes when a drag begins is in contact from the start
+    // (classified so then, if it is not yet), and a pair the solver keeps apart never comes
+    // to interfere; with strict on, every interfering pair is an obstacle.
+    let interfering = answer.interfering.clone();
+    (status.in_contact_from_start, status.interferes) =
+        if strict { (Vec::new(), interfering) } else { (interfering, Vec::new()) };
+    status.touching_from_start = seated.into_iter().filter(|&j| key_shown(&status.key, j)).collect();
+    status.answer = Some(answer);
+}
+
+fn key_shown(key: &Option<Key>, j: usize) -> bool {
+    key.as_ref().is_some_and(|k| k.shown.get(j).copied().unwrap_or(false))
+}
+
+fn start(solver: &Solver, key: &Key, limit: f64) -> Running {
+    let bodies = solver.bodies();
+    let me = (bodies[key.part].collider.clone(), bodies[key.part].pose);
+    let others: Vec<(usize, Arc<Collider>, Pose)> = bodies
+        .iter()
+        .enumerate()
+        .filter(|&(j, _)| j != key.part && key.shown[j])
+        .map(|(j, b)| (j, b.collider.clone(), b.pose))
+        .collect();
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let task = AsyncComputeTaskPool::get().spawn(async move { analysis(&me, &others, limit, &flag) });
+    Running { task, stop }
+}
+
+/// The lower bound of the distance between two boxes: per axis the gap between their
+/// intervals (zero where they overlap), and the length of that vector (docs/app.md).
+fn box_gap(a: &Aabb, b: &Aabb) -> f64 {
+    let gap = (a.min - b.max).max(b.min - a.max).max(DVec3::ZERO);
+    gap.length()
+}
+
+/// The distance from `me` to the nearest of `others` and those it interferes with: others in
+/// order of their boxes' distance, each `distance` query bounded by the best so far, until a
+/// box is farther than that; `None` when told to stop.
+pub fn analysis(
+    me: &(Arc<Collider>, Pose),
+    others: &[(usize, Arc<Collider>, Pose)],
+    limit: f64,
+    stop: &AtomicBool,
+) -> Option<Analysis> {
+    let my_box = Aabb::of_collider(&me.0, &me.1);
+    let mut order: Vec<(f64, usize)> =
+        others.iter().enumerate().map(|(k, o)| (box_gap(&my_box, &Aabb::of_collider(&o.1, &o.2)), k)).collect();
+    order.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut out = Analysis::default();
+    for &(gap, k) in &order {
+        if gap > 0.0 {
+            break;
+        }
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let (j, c, p) = &others[k];
+        let r = mockup_ccd::intersects(&me.0, &me.1, c, p);
+        out.counters += r.counters;
+        if r.value {
+            out.interfering.push(*j);
+        }
+    }
+    let mut bound = limit;
+    for &(gap, k) in &order {
+        if gap >= bound {
+            break;
+        }
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let (j, c, p) = &others[k];
+        let r = mockup_ccd::distance(&me.0, &me.1, c, p, bound);
+        out.counters += r.counters;
+        if let Some(pair) = r.value
+            && pair.distance < bound
+        {
+            bound = pair.distance;
+            out.nearest = Some((pair.distance, *j));
+        }
+    }
+    out.interfering.sort_unstable();
+    Some(out)
 }

@@ -6,11 +6,15 @@ mod common;
 use bevy::prelude::*;
 use common::*;
 use glam::{DQuat, DVec2, DVec3};
-use mockup::files::{Answer, FileCommand, Files, Origin, PathChosen, Purpose};
+use mockup::drag_path::{DragPath, DragPathCommand, Player};
+use mockup::files::chooser::{Chooser, FileChosen, NativeDialogs, Purpose};
+use mockup::files::job::FileJob;
+use mockup::files::prompt::{Answer, Prompt};
+use mockup::files::{Errors, FileCommand, Origin, SceneFile, Unsaved};
 use mockup::history::Edit;
-use mockup::manipulation::{ButtonState, Grab};
-use mockup::paths::{DragPath, PathCommand};
-use mockup::simulation::Simulation;
+use mockup::manipulation::{ButtonState, Selection};
+use mockup::scene::SceneInfo;
+use mockup::solver::{DragBudget, Solver, StepRequest, Target};
 use mockup_ccd::Pose;
 use std::path::PathBuf;
 
@@ -19,11 +23,11 @@ fn a_drag_into_a_wall_stops_at_contact() {
     let mut app = app_with(cube_and_wall());
     drag(&mut app, &ramp((0.0, 0.0), (5.0, 0.0), 30));
     let p = cube_pose(&app).translation;
-    let s = *app.world().resource::<Simulation>().world.settings();
+    let s = *app.world().resource::<Solver>().settings();
     // The cube's face (x + 0.5) stops within εb of the wall at x = 2.
     assert!(p.x + 0.5 < 2.0 && p.x + 0.5 > 2.0 - s.breaking, "stopped at {p:?}");
     assert!(p.y.abs() < 1e-6 && p.z.abs() < 1e-6, "{p:?}");
-    assert!(!app.world().resource::<Simulation>().world.contacts().is_empty());
+    assert!(!app.world().resource::<Solver>().contacts().is_empty());
     no_interpenetration(&app);
 }
 
@@ -34,7 +38,7 @@ fn slides_along_the_wall(app: &mut App) {
     path.extend(ramp((5.0, 0.0), (5.0, 3.0), 30));
     drag(app, &path);
     let p = cube_pose(app).translation;
-    let s = *app.world().resource::<Simulation>().world.settings();
+    let s = *app.world().resource::<Solver>().settings();
     assert!(p.x + 0.5 < 2.0 && p.x + 0.5 > 2.0 - s.breaking, "left the wall: {p:?}");
     assert!((p.y - 3.0).abs() < 1e-3, "did not slide to y = 3: {p:?}");
     no_interpenetration(app);
@@ -72,15 +76,14 @@ fn properties_have_undo_and_a_fixed_part_does_not_move() {
     app.update();
     drag(&mut app, &ramp((0.0, 0.0), (1.0, 0.0), 5));
     assert_eq!(cube_pose(&app), Pose::IDENTITY, "a fixed part was dragged");
-    assert_eq!(app.world().resource::<Grab>().selected, Some(0), "a fixed part can still be selected");
+    assert_eq!(app.world().resource::<Selection>().0, Some(0), "a fixed part can still be selected");
+    assert_eq!(props(&mut app, 0), (true, [0.0, 1.0, 0.0], true));
     app.world_mut().write_message(Edit::Undo);
     app.update();
-    let parts = &app.world().resource::<mockup::scene::Assembly>().loaded.document.parts;
-    assert_eq!(parts[0].color, [0.5, 0.5, 0.5]);
-    assert!(parts[0].fixed);
+    assert_eq!(props(&mut app, 0), (true, [0.5, 0.5, 0.5], true));
     app.world_mut().write_message(Edit::Undo);
     app.update();
-    assert!(!app.world().resource::<mockup::scene::Assembly>().loaded.document.parts[0].fixed);
+    assert_eq!(props(&mut app, 0), (true, [0.5, 0.5, 0.5], false));
     drag(&mut app, &ramp((0.0, 0.0), (1.0, 0.0), 5));
     assert!((cube_pose(&app).translation.x - 1.0).abs() < 1e-6);
 }
@@ -95,7 +98,7 @@ fn the_pointer_over_a_panel_grabs_nothing() {
         frame(&mut app, pointer(x, y, HOLD));
     }
     assert_eq!(cube_pose(&app), Pose::IDENTITY);
-    assert!(app.world().resource::<Grab>().selected.is_none());
+    assert!(app.world().resource::<Selection>().0.is_none());
 }
 
 #[test]
@@ -103,63 +106,77 @@ fn unsaved_changes_prompt_and_save_as_then_reopen_keeps_the_poses() {
     let dir = temp_dir("save");
     let mut app = mockup::headless();
     // Open the built-in scene on a task, as the app does.
-    mockup::files::start_load(&mut app.world_mut().resource_mut::<Files>(), Origin::BuiltIn);
+    let budget = *app.world().resource::<DragBudget>();
+    app.world_mut().resource_mut::<FileJob>().start_load(Origin::BuiltIn, budget);
     wait_loaded(&mut app);
-    let door = {
-        let a = app.world().resource::<mockup::scene::Assembly>();
-        a.parts().iter().position(|p| p.name == "door").unwrap()
-    };
+    let door = part_named(&mut app, "door");
     assert!(!unsaved(&app));
     // Move the door outboard (+y), away from everything, directly through the solver.
-    let start = app.world().resource::<Simulation>().world.bodies()[door].pose;
+    let start = app.world().resource::<Solver>().bodies()[door].pose;
     let target = Pose::new(start.rotation, start.translation + DVec3::new(0.0, 0.3, 0.0));
-    app.world_mut().resource_mut::<Simulation>().request = Some((door, target));
+    app.world_mut().resource_mut::<StepRequest>().0 = Some(Target { part: door, pose: target });
     app.update();
+    settle(&mut app);
     assert!(unsaved(&app));
     // Open and Quit wait for an answer.
     app.world_mut().write_message(FileCommand::OpenBuiltIn);
     app.update();
-    assert_eq!(app.world().resource::<Files>().confirm, Some(FileCommand::OpenBuiltIn));
+    assert_eq!(*app.world().resource::<Prompt>(), Prompt::Asking(FileCommand::OpenBuiltIn));
     answer(&mut app, Answer::Cancel);
-    assert!(app.world().resource::<Files>().loading.is_none());
+    assert!(!app.world().resource::<FileJob>().busy());
     app.world_mut().write_message(FileCommand::Quit);
     app.update();
-    assert_eq!(app.world().resource::<Files>().confirm, Some(FileCommand::Quit));
+    assert_eq!(*app.world().resource::<Prompt>(), Prompt::Asking(FileCommand::Quit));
     answer(&mut app, Answer::Cancel);
-    // Save (the built-in scene has no file: it asks where), typed path.
+    // Save (the built-in scene has no file: it asks where), typed path, on a task.
     let file = dir.join("door.ron");
-    app.world_mut().write_message(PathChosen(Purpose::Open, PathBuf::new())); // ignored by paths
+    app.world_mut().write_message(FileChosen(Purpose::Open, PathBuf::new())); // not a drag path's: ignored
     app.world_mut().write_message(FileCommand::SaveTo(file.clone()));
     app.update();
-    assert!(app.world().resource::<Files>().errors.is_empty(), "{:?}", app.world().resource::<Files>().errors);
+    wait_loaded(&mut app);
+    assert!(app.world().resource::<Errors>().0.is_empty(), "{:?}", app.world().resource::<Errors>().0);
     assert!(!unsaved(&app));
-    assert_eq!(app.world().resource::<Files>().origin, Origin::Scene(file.clone()));
-    let moved = app.world().resource::<Simulation>().world.bodies()[door].pose;
+    assert_eq!(app.world().resource::<SceneFile>().origin, Origin::Scene(file.clone()));
+    let moved = app.world().resource::<Solver>().bodies()[door].pose;
     // Reopen it: the door is where it was saved.
     app.world_mut().write_message(FileCommand::OpenPath(file.clone()));
     app.update();
     wait_loaded(&mut app);
-    let again = app.world().resource::<Simulation>().world.bodies()[door].pose;
+    let again = app.world().resource::<Solver>().bodies()[door].pose;
     assert!((again.translation - moved.translation).length() < 1e-12, "{again:?} vs {moved:?}");
     assert!(again.rotation.dot(moved.rotation).abs() > 1.0 - 1e-12);
-    assert!(app.world().resource::<Files>().recent.first().is_some_and(|p| p.ends_with("door.ron")));
+    let recent = &app.world().resource::<mockup::files::recent::RecentFiles>().list;
+    assert!(recent.first().is_some_and(|p| p.ends_with("door.ron")));
 }
 
 fn unsaved(app: &App) -> bool {
-    let w = app.world();
-    w.resource::<Files>().unsaved(w.resource::<mockup::scene::Assembly>(), w.resource::<Simulation>())
+    app.world().resource::<Unsaved>().0
 }
 
 fn answer(app: &mut App, a: Answer) {
     app.world_mut()
-        .run_system_once(move |mut files: ResMut<Files>, mut w: MessageWriter<FileCommand>| {
-            mockup::files::answer_unsaved(&mut files, a, &mut w)
-        })
+        .run_system_once(move |mut prompt: ResMut<Prompt>, mut w: MessageWriter<FileCommand>| prompt.answer(a, &mut w))
         .unwrap();
     app.update();
 }
 
+fn cancel_chooser(app: &mut App) {
+    app.world_mut()
+        .run_system_once(|mut chooser: ResMut<Chooser>, mut prompt: ResMut<Prompt>| chooser.cancel(&mut prompt))
+        .unwrap();
+}
+
 use bevy::ecs::system::RunSystemOnce;
+
+fn part_named(app: &mut App, name: &str) -> usize {
+    let mut q = app.world_mut().query::<(&mockup::part::PartId, &Name)>();
+    q.iter(app.world()).find(|p| p.1.as_str() == name).map(|p| p.0.0).expect("no such part")
+}
+
+fn part_count(app: &mut App) -> usize {
+    let mut q = app.world_mut().query::<&mockup::part::PartId>();
+    q.iter(app.world()).count()
+}
 
 #[test]
 fn a_missing_file_is_an_error_dialog_not_a_panic() {
@@ -167,22 +184,23 @@ fn a_missing_file_is_an_error_dialog_not_a_panic() {
     app.world_mut().write_message(FileCommand::OpenPath(PathBuf::from("/no/such/scene.ron")));
     app.update();
     wait_loaded(&mut app);
-    let files = app.world().resource::<Files>();
-    assert_eq!(files.errors.len(), 1);
-    assert!(files.errors[0].contains("/no/such/scene.ron"), "{}", files.errors[0]);
+    let errors = &app.world().resource::<Errors>().0;
+    assert_eq!(errors.len(), 1);
+    assert!(errors[0].contains("/no/such/scene.ron"), "{}", errors[0]);
     // The open scene is still there.
-    assert_eq!(app.world().resource::<mockup::scene::Assembly>().parts().len(), 2);
+    assert_eq!(app.world().resource::<Solver>().bodies().len(), 2);
+    assert_eq!(part_count(&mut app), 2);
 }
 
 #[test]
 fn a_recorded_path_replays_to_the_same_place_and_round_trips_through_a_file() {
     let mut app = app_with(cube_and_wall());
-    app.world_mut().write_message(PathCommand::Record);
+    app.world_mut().write_message(DragPathCommand::Record);
     app.update();
     let mut path = ramp((0.0, 0.0), (5.0, 0.0), 15);
     path.extend(ramp((5.0, 0.0), (5.0, -2.0), 15));
     drag(&mut app, &path);
-    app.world_mut().write_message(PathCommand::Stop);
+    app.world_mut().write_message(DragPathCommand::Stop);
     app.update();
     let end = cube_pose(&app);
     let recorded = app.world().resource::<DragPath>().targets.clone();
@@ -193,20 +211,22 @@ fn a_recorded_path_replays_to_the_same_place_and_round_trips_through_a_file() {
     app.world_mut().write_message(Edit::Undo);
     app.update();
     assert_eq!(cube_pose(&app), Pose::IDENTITY);
-    app.world_mut().write_message(PathCommand::Replay);
+    app.world_mut().write_message(DragPathCommand::Replay);
     for _ in 0..recorded.len() + 3 {
         app.update();
     }
-    assert!(app.world().resource::<DragPath>().replaying.is_none());
+    settle(&mut app);
+    app.update();
+    assert!(!app.world().resource::<Player>().replaying());
     let replayed = cube_pose(&app);
     assert!((replayed.translation - end.translation).length() < 1e-9, "{replayed:?} vs {end:?}");
     no_interpenetration(&app);
     // Save and load.
     let file = temp_dir("path").join("drag.ron");
-    mockup::paths::save(&recorded, &file).unwrap();
-    assert_eq!(mockup::paths::load(&file).unwrap(), recorded);
+    mockup::drag_path::save(&recorded, &file).unwrap();
+    assert_eq!(mockup::drag_path::load(&file).unwrap(), recorded);
     std::fs::write(&file, "[(translation: (0, 0, 0), rotation: (0, 0, 0, 1)),\n (translation: (1, 2)").unwrap();
-    let e = mockup::paths::load(&file).unwrap_err();
+    let e = mockup::drag_path::load(&file).unwrap_err();
     assert!(e.contains("drag.ron:2:"), "{e}");
 }
 
@@ -214,18 +234,19 @@ fn a_recorded_path_replays_to_the_same_place_and_round_trips_through_a_file() {
 fn save_chosen_in_the_prompt_saves_then_goes_on_and_a_cancelled_save_forgets_the_command() {
     let dir = temp_dir("prompt");
     let mut app = app_with(cube_and_wall());
-    app.world_mut().resource_mut::<Files>().native_dialogs = false;
+    app.world_mut().resource_mut::<NativeDialogs>().0 = false;
     drag(&mut app, &ramp((0.0, 0.0), (1.0, 0.0), 5));
     assert!(unsaved(&app));
     // Quit → Save → (imported OBJ: where?) → cancelled: nothing quits, now or later.
     app.world_mut().write_message(FileCommand::Quit);
     app.update();
     answer(&mut app, Answer::Save);
-    assert_eq!(app.world().resource::<Files>().chooser.as_ref().map(|c| c.purpose), Some(Purpose::SaveAs));
-    app.world_mut().resource_mut::<Files>().cancel_choice();
+    assert_eq!(app.world().resource::<Chooser>().purpose(), Some(Purpose::SaveAs));
+    cancel_chooser(&mut app);
     let file = dir.join("cube.ron");
     app.world_mut().write_message(FileCommand::SaveTo(file.clone()));
     app.update();
+    wait_loaded(&mut app);
     app.update();
     assert!(app.should_exit().is_none(), "a later save ran the cancelled Quit");
     assert!(!unsaved(&app));
@@ -234,7 +255,7 @@ fn save_chosen_in_the_prompt_saves_then_goes_on_and_a_cancelled_save_forgets_the
     app.world_mut().write_message(FileCommand::Quit);
     app.update();
     answer(&mut app, Answer::Save);
-    app.update();
+    wait_loaded(&mut app);
     assert!(!unsaved(&app));
     assert!(app.should_exit().is_some(), "Save in the prompt did not go on to Quit");
     let saved = mockup_scene::document::read(&file).unwrap();
@@ -248,8 +269,8 @@ fn the_glide_narrow_phase_stops_and_slides_too() {
     let mut scene = cube_and_wall();
     scene.document.solver.narrow_phase = mockup_scene::NarrowPhase::Glide;
     let mut app = app_with(scene);
-    let narrow = app.world().resource::<Simulation>().world.settings().narrow_phase;
-    assert!(matches!(narrow, mockup_solver::NarrowPhase::Glide(_)), "{narrow:?}");
+    let narrow = app.world().resource::<Solver>().settings().narrow_phase;
+    assert_eq!(narrow, mockup_solver::NarrowPhase::Glide);
     slides_along_the_wall(&mut app);
 }
 
@@ -319,8 +340,8 @@ fn an_axis_key_constrains_the_move() {
 fn settings_edits_undo_as_one_step_and_invalid_ones_are_refused() {
     use mockup_scene::{Distances, SolverDocument};
     let mut app = app_with(cube_and_wall());
-    let original = app.world().resource::<mockup::scene::Assembly>().loaded.document.solver.clone();
-    let breaking = |app: &App| app.world().resource::<Simulation>().world.settings().breaking;
+    let original = app.world().resource::<SceneInfo>().document.solver.clone();
+    let breaking = |app: &App| app.world().resource::<Solver>().settings().breaking;
     let before = breaking(&app);
     let edit = |app: &mut App, doc: SolverDocument| {
         app.world_mut().write_message(Edit::Solver(doc));
@@ -337,12 +358,12 @@ fn settings_edits_undo_as_one_step_and_invalid_ones_are_refused() {
     // Not 0 < εr < εs < εb: refused, nothing changes.
     edit(&mut app, explicit(0.0015));
     assert_eq!(breaking(&app), 0.02);
-    assert_eq!(app.world().resource::<mockup::scene::Assembly>().loaded.document.solver, explicit(0.02));
+    assert_eq!(app.world().resource::<SceneInfo>().document.solver, explicit(0.02));
     // One undo goes back over both edits.
     app.world_mut().write_message(Edit::Undo);
     app.update();
     assert_eq!(breaking(&app), before);
-    assert_eq!(app.world().resource::<mockup::scene::Assembly>().loaded.document.solver, original);
+    assert_eq!(app.world().resource::<SceneInfo>().document.solver, original);
     assert!(!unsaved(&app));
     app.world_mut().write_message(Edit::Redo);
     app.update();
@@ -353,4 +374,68 @@ fn settings_edits_undo_as_one_step_and_invalid_ones_are_refused() {
     app.update();
     assert_eq!(cube_pose(&app), Pose::IDENTITY);
     assert_eq!(breaking(&app), 0.02);
+}
+
+/// The Solver panel's "Push other parts" and "Strict: interfering pairs are obstacles" are
+/// solver settings of the scene: the world follows them, consecutive edits are one undo
+/// step, and a save writes them.
+#[test]
+fn push_others_and_strict_undo_and_are_saved_with_the_scene() {
+    use mockup_scene::SolverDocument;
+    let mut app = app_with(cube_and_wall());
+    let original = app.world().resource::<SceneInfo>().document.solver.clone();
+    assert!(!original.push_others && !original.strict);
+    let settings = |app: &App| *app.world().resource::<Solver>().settings();
+    app.world_mut().write_message(Edit::Solver(SolverDocument { push_others: true, ..original.clone() }));
+    app.update();
+    assert!(settings(&app).push_others && !settings(&app).strict);
+    app.world_mut().write_message(Edit::Solver(SolverDocument { push_others: true, strict: true, ..original.clone() }));
+    app.update();
+    assert!(settings(&app).push_others && settings(&app).strict);
+    assert!(unsaved(&app));
+    // Saved with the scene.
+    let file = temp_dir("push-strict").join("scene.ron");
+    app.world_mut().write_message(FileCommand::SaveTo(file.clone()));
+    app.update();
+    wait_loaded(&mut app);
+    let saved = mockup_scene::document::read(&file).unwrap();
+    assert!(saved.solver.push_others && saved.solver.strict, "{:?}", saved.solver);
+    // One undo goes back over both; redo brings both back.
+    app.world_mut().write_message(Edit::Undo);
+    app.update();
+    assert!(!settings(&app).push_others && !settings(&app).strict);
+    assert_eq!(app.world().resource::<SceneInfo>().document.solver, original);
+    app.world_mut().write_message(Edit::Redo);
+    app.update();
+    assert!(settings(&app).push_others && settings(&app).strict);
+}
+
+/// A second movable cube between the first and the wall: a drag stops at it unless "Push
+/// other parts" is on; then it pushes it along toward the wall.
+#[test]
+fn push_other_parts_moves_the_part_in_the_way_only_when_on() {
+    use mockup_scene::SolverDocument;
+    for push in [false, true] {
+        let mut scene = cube_and_wall();
+        let mut other = scene.document.parts[0].clone();
+        other.name = "other".into();
+        other.pose.translation = [1.25, 0.0, 0.0];
+        scene.document.parts.push(other);
+        scene.colliders.push(scene.colliders[0].clone());
+        let mut app = app_with(scene);
+        let doc = SolverDocument { push_others: push, ..app.world().resource::<SceneInfo>().document.solver.clone() };
+        app.world_mut().write_message(Edit::Solver(doc));
+        app.update();
+        drag(&mut app, &ramp((0.0, 0.0), (0.6, 0.0), 12));
+        let poses = app.world().resource::<Solver>().poses();
+        if push {
+            assert!(poses[2].translation.x > 1.25 + 0.2, "the other cube was not pushed: {poses:?}");
+            assert!(poses[0].translation.x > 0.4, "{poses:?}");
+        } else {
+            assert_eq!(poses[2].translation.x, 1.25, "the other cube moved");
+            // The cube stops within εb of the other (its face at 0.75).
+            assert!(poses[0].translation.x + 0.5 < 0.75 && poses[0].translation.x > 0.2, "{poses:?}");
+        }
+        no_interpenetration(&app);
+    }
 }

@@ -1,28 +1,37 @@
-//! Headless tests of what the user sees and the keys: the selection's glow, the ghost of a
-//! held-back drag, the contact markers and their toggle, the minimum distance, the camera
-//! (frame all, frame selection, view presets, orbit, pan, zoom), the keyboard shortcuts, and a
-//! load behind a progress bar while frames go on. The windowed plugins run under
-//! `MinimalPlugins` with in-memory assets; keys and mouse motion are written into the input
-//! resources the windowed app's input plugin would fill.
+//! Headless tests of what the user sees and the keys: the parts on screen and the selection's
+//! glow, the ghost of a held-back drag, the contact markers (their colour for pairs in contact
+//! from the start) and their toggle, the status's minimum distance and what the selection
+//! interferes with or is in contact with from the start, the camera (fit all, fit selection,
+//! view presets, orbit, pan, zoom), the keyboard shortcuts, and a load behind a progress bar
+//! while frames go on. The windowed plugins run under `MinimalPlugins` with in-memory assets;
+//! keys and mouse motion are written into the input resources the windowed app's input
+//! plugin would fill.
 
 mod common;
 
+use bevy::ecs::system::RunSystemOnce;
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::prelude::*;
 use common::*;
-use mockup::camera::{CameraPlugin, Orbit};
+use mockup::camera::{CameraPlugin, FitView, Orbit};
 use mockup::contacts::{ShowContacts, markers};
-use mockup::files::{FileCommand, Files, Origin, Purpose};
+use mockup::files::FileCommand;
+use mockup::files::Origin;
+use mockup::files::chooser::{Chooser, NativeDialogs, Purpose};
+use mockup::files::job::FileJob;
+use mockup::files::prompt::Prompt;
 use mockup::history::Edit;
-use mockup::manipulation::Grab;
-use mockup::scene::{Assembly, Ghost, Part, PartVisuals, SceneVisualsPlugin};
+use mockup::input::UiFocus;
+use mockup::manipulation::Selection;
+use mockup::part::PartId;
+use mockup::scene::SceneInfo;
 use mockup::shortcuts::ShortcutsPlugin;
-use mockup::simulation::Simulation;
-use mockup::status::{Status, StatusPlugin};
-use mockup::ui::UiFocus;
+use mockup::solver::{DragBudget, Solver};
+use mockup::status::PartStatus;
+use mockup::visuals::{Ghost, PartMaterial, VisualsPlugin};
 use mockup_scene::LoadedScene;
 
-/// The headless core plus the parts on screen, the camera, the status and the shortcuts.
+/// The headless core plus the parts on screen, the camera and the shortcuts.
 fn app_with_views(scene: LoadedScene) -> App {
     let mut app = mockup::headless();
     app.add_plugins(AssetPlugin::default())
@@ -32,8 +41,12 @@ fn app_with_views(scene: LoadedScene) -> App {
         .init_resource::<ButtonInput<MouseButton>>()
         .init_resource::<AccumulatedMouseMotion>()
         .init_resource::<AccumulatedMouseScroll>()
-        .add_plugins((SceneVisualsPlugin, CameraPlugin, StatusPlugin, ShortcutsPlugin));
+        .add_plugins((VisualsPlugin, CameraPlugin, ShortcutsPlugin));
     open_in(app, scene)
+}
+
+fn selected(app: &App) -> Option<usize> {
+    app.world().resource::<Selection>().0
 }
 
 /// Presses `keys` together for one frame, then releases them.
@@ -54,17 +67,20 @@ fn click(app: &mut App, x: f64, y: f64) {
     frame(app, pointer(x, y, UP));
 }
 
-fn emissive(app: &App, part: usize) -> LinearRgba {
-    let handle = &app.world().resource::<PartVisuals>().materials[part];
-    app.world().resource::<Assets<StandardMaterial>>().get(handle).unwrap().emissive
+fn part_entity(app: &mut App, part: usize) -> Entity {
+    let mut q = app.world_mut().query::<(Entity, &PartId)>();
+    q.iter(app.world()).find(|p| p.1.0 == part).map(|p| p.0).expect("no such part")
 }
 
-fn part_entity(app: &App, part: usize) -> Entity {
-    app.world().resource::<Assembly>().entities[part]
+fn emissive(app: &mut App, part: usize) -> LinearRgba {
+    let e = part_entity(app, part);
+    let handle = app.world().get::<PartMaterial>(e).unwrap().0.clone();
+    app.world().resource::<Assets<StandardMaterial>>().get(&handle).unwrap().emissive
 }
 
-fn visibility(app: &App, part: usize) -> Visibility {
-    *app.world().get::<Visibility>(part_entity(app, part)).unwrap()
+fn visibility(app: &mut App, part: usize) -> Visibility {
+    let e = part_entity(app, part);
+    *app.world().get::<Visibility>(e).unwrap()
 }
 
 fn ghost(app: &mut App) -> Option<(Vec3, Visibility)> {
@@ -93,32 +109,32 @@ fn close(a: Vec3, b: Vec3, tol: f32) -> bool {
 #[test]
 fn every_part_is_on_screen_and_the_selection_glows_until_deselected() {
     let mut app = app_with_views(cube_and_wall());
-    let mut parts = app.world_mut().query::<(&Part, &Transform, &Mesh3d)>();
-    let mut seen: Vec<usize> = parts.iter(app.world()).map(|(p, _, _)| p.0).collect();
+    let mut parts = app.world_mut().query::<(&PartId, &Name, &Transform, &Mesh3d)>();
+    let mut seen: Vec<(usize, String)> = parts.iter(app.world()).map(|p| (p.0.0, p.1.to_string())).collect();
     seen.sort();
-    assert_eq!(seen, [0, 1]);
+    assert_eq!(seen, [(0, "cube".to_string()), (1, "wall".to_string())]);
     let unlit = LinearRgba::BLACK;
-    assert_eq!((emissive(&app, 0), emissive(&app, 1)), (unlit, unlit));
+    assert_eq!((emissive(&mut app, 0), emissive(&mut app, 1)), (unlit, unlit));
     // The cube.
     click(&mut app, 0.0, 0.0);
-    assert_eq!(app.world().resource::<Grab>().selected, Some(0));
-    assert_ne!(emissive(&app, 0), unlit, "the selected cube does not glow");
-    assert_eq!(emissive(&app, 1), unlit);
+    assert_eq!(selected(&app), Some(0));
+    assert_ne!(emissive(&mut app, 0), unlit, "the selected cube does not glow");
+    assert_eq!(emissive(&mut app, 1), unlit);
     // The wall, fixed, can be selected too.
     click(&mut app, 2.5, 0.0);
-    assert_eq!(app.world().resource::<Grab>().selected, Some(1));
-    assert_eq!(emissive(&app, 0), unlit);
-    assert_ne!(emissive(&app, 1), unlit);
+    assert_eq!(selected(&app), Some(1));
+    assert_eq!(emissive(&mut app, 0), unlit);
+    assert_ne!(emissive(&mut app, 1), unlit);
     // Empty space deselects, and so does Escape.
     click(&mut app, 1.2, 0.0);
-    assert_eq!(app.world().resource::<Grab>().selected, None);
-    assert_eq!((emissive(&app, 0), emissive(&app, 1)), (unlit, unlit));
+    assert_eq!(selected(&app), None);
+    assert_eq!((emissive(&mut app, 0), emissive(&mut app, 1)), (unlit, unlit));
     click(&mut app, 0.0, 0.0);
     let mut esc = pointer(0.0, 0.0, UP);
     esc.escape = true;
     frame(&mut app, esc);
-    assert_eq!(app.world().resource::<Grab>().selected, None);
-    assert_eq!(emissive(&app, 0), unlit);
+    assert_eq!(selected(&app), None);
+    assert_eq!(emissive(&mut app, 0), unlit);
 }
 
 #[test]
@@ -137,7 +153,8 @@ fn a_held_back_drag_shows_a_ghost_where_the_mouse_asks_the_part_to_be() {
     assert_eq!(v, Visibility::Inherited);
     assert!(close(at, Vec3::new(5.0, 0.0, 0.0), 1e-5), "the ghost is at {at}");
     // The part itself is drawn where the solver left it, against the wall.
-    let drawn = app.world().get::<Transform>(part_entity(&app, 0)).unwrap().translation;
+    let cube = part_entity(&mut app, 0);
+    let drawn = app.world().get::<Transform>(cube).unwrap().translation;
     assert!(close(drawn, cube_pose(&app).translation.as_vec3(), 1e-6) && drawn.x < 1.5, "{drawn}");
     // Back where it is free: the ghost hides; released: it stays hidden.
     for (x, y) in ramp((5.0, 0.0), (1.0, 0.0), 4) {
@@ -154,17 +171,19 @@ fn contact_markers_follow_the_contacts_and_c_toggles_them() {
     let mut app = app_with_views(cube_and_wall());
     let shown = |app: &App| {
         let w = app.world();
-        markers(w.resource::<ShowContacts>(), w.resource::<Simulation>(), w.resource::<Assembly>())
+        markers(w.resource::<ShowContacts>(), w.resource::<Solver>(), w.resource::<SceneInfo>())
     };
     assert!(shown(&app).is_empty(), "markers before any contact");
     drag(&mut app, &ramp((0.0, 0.0), (5.0, 0.0), 20));
-    let contacts = app.world().resource::<Simulation>().world.contacts().to_vec();
-    let breaking = app.world().resource::<Simulation>().world.settings().breaking as f32;
+    let contacts = app.world().resource::<Solver>().contacts().to_vec();
+    let breaking = app.world().resource::<Solver>().settings().breaking as f32;
     assert!(!contacts.is_empty());
     let m = shown(&app);
     assert_eq!(m.len(), contacts.len());
-    let size = app.world().resource::<Assembly>().size() as f32;
+    let size = app.world().resource::<SceneInfo>().size as f32;
     for (m, c) in m.iter().zip(&contacts) {
+        // A pair that met during the drag: the ordinary colour.
+        assert!(!m.from_start && m.color() == mockup::contacts::CONTACT_YELLOW, "{m:?}");
         // On the wall's face x = 2 (or the cube's, within εb of it), the normal along ±x.
         assert!(m.point.x <= 2.0 + 1e-5 && m.point.x >= 2.0 - breaking - 1e-5, "{m:?}");
         assert!(close(m.point, c.point_j.as_vec3(), 1e-6));
@@ -183,97 +202,190 @@ fn contact_markers_follow_the_contacts_and_c_toggles_them() {
     assert!(app.world().resource::<ShowContacts>().0);
 }
 
-#[test]
-fn the_status_shows_the_selected_parts_distance_to_the_nearest_visible_part() {
-    let mut app = app_with_views(cube_and_wall());
-    let distance = |app: &App| app.world().resource::<Status>().min_distance;
-    assert_eq!(distance(&app), None, "nothing selected");
-    click(&mut app, 0.0, 0.0);
-    let (d, to) = distance(&app).unwrap();
-    // The cube's face x = 0.5 is 1.5 from the wall's x = 2.
-    assert!((d - 1.5).abs() < 1e-9 && to == 1, "{d} to {to}");
-    drag(&mut app, &ramp((0.0, 0.0), (1.0, 0.0), 5));
-    let (d, _) = distance(&app).unwrap();
-    assert!((d - 0.5).abs() < 1e-6, "{d}");
-    // The wall hidden: nothing visible to measure to.
-    app.world_mut().write_message(Edit::Visible(1, false));
-    app.update();
-    assert_eq!(distance(&app), None);
-    app.world_mut().write_message(Edit::Visible(1, true));
-    app.update();
-    assert!(distance(&app).is_some());
-    click(&mut app, 1.7, 0.0);
-    assert_eq!(distance(&app), None, "deselected");
+/// The status's answer for the selection, once its task has answered.
+fn status(app: &mut App) -> (Option<(f64, usize)>, Vec<usize>, Vec<usize>) {
+    wait_status(app);
+    let s = app.world().resource::<PartStatus>();
+    (s.answer.as_ref().and_then(|a| a.nearest), s.interferes.clone(), s.from_start())
 }
 
 #[test]
-fn the_status_names_the_parts_the_selection_interferes_with() {
-    // The cube saved half inside the wall (x from 1.5 to 2.5 against the wall's 2 to 3).
-    let mut scene = cube_and_wall();
-    scene.document.parts[0].pose.translation = [2.0, 0.0, 0.0];
-    let mut app = app_with_views(scene);
-    let interferes = |app: &App| app.world().resource::<Status>().interferes.clone();
+fn the_status_shows_the_selected_parts_distance_to_the_nearest_visible_part() {
+    let mut app = app_with_views(cube_and_wall());
+    assert_eq!(status(&mut app).0, None, "nothing selected");
+    click(&mut app, 0.0, 0.0);
+    let (d, to) = status(&mut app).0.unwrap();
+    // The cube's face x = 0.5 is 1.5 from the wall's x = 2.
+    assert!((d - 1.5).abs() < 1e-9 && to == 1, "{d} to {to}");
+    drag(&mut app, &ramp((0.0, 0.0), (1.0, 0.0), 5));
+    let (d, _) = status(&mut app).0.unwrap();
+    assert!((d - 0.5).abs() < 1e-6, "{d}");
+    // The wall hidden: nothing shown to measure to.
+    app.world_mut().write_message(Edit::Visible(1, false));
+    app.update();
+    assert_eq!(status(&mut app).0, None);
+    app.world_mut().write_message(Edit::Visible(1, true));
+    app.update();
+    assert!(status(&mut app).0.is_some());
+    click(&mut app, 1.7, 0.0);
+    assert_eq!(status(&mut app).0, None, "deselected");
+}
+
+/// While the answer is computed the frame goes on without it ("…" in the status bar), and a
+/// change of the selection's pose makes it stale: the next answer is for the new pose.
+#[test]
+fn the_status_answer_comes_from_a_task_and_follows_the_poses() {
+    let mut app = app_with_views(cube_and_wall());
+    click(&mut app, 0.0, 0.0);
+    // The frame that saw the selection started the task and did not wait for it.
+    let s = app.world().resource::<PartStatus>();
+    assert!(s.running() || s.answer.is_some());
+    let (d, _) = status(&mut app).0.unwrap();
+    assert!((d - 1.5).abs() < 1e-9, "{d}");
+    let work = app.world().resource::<PartStatus>().answer.as_ref().unwrap().counters.bv_tests;
+    assert!(work > 0, "the task reports the box tests it ran");
+    // Moved without the mouse (undo of nothing else: a drag, then undo).
+    drag(&mut app, &ramp((0.0, 0.0), (1.2, 0.0), 6));
+    assert!((status(&mut app).0.unwrap().0 - 0.3).abs() < 1e-6);
+    app.world_mut().write_message(Edit::Undo);
+    app.update();
+    assert!((status(&mut app).0.unwrap().0 - 1.5).abs() < 1e-9);
+}
+
+/// The cube saved half inside the wall (x from 1.5 to 2.5 against the wall's 2 to 3). The
+/// solver treats the pair as in contact from the start (the cube may come out, never go
+/// deeper): the status lists it so, apart from new interference; once pulled out of the wall,
+/// nothing is listed. With "strict", the same pair is
+/// an obstacle like any other: listed in red as interfering.
+#[test]
+fn the_status_lists_pairs_in_contact_from_the_start_apart_from_interference() {
+    let half_in = || {
+        let mut scene = cube_and_wall();
+        scene.document.parts[0].pose.translation = [2.0, 0.0, 0.0];
+        scene
+    };
+    let mut app = app_with_views(half_in());
     // x = 1.7 is on the cube and in front of the wall.
     click(&mut app, 1.7, 0.0);
-    assert_eq!(app.world().resource::<Grab>().selected, Some(0));
-    assert_eq!(interferes(&app), [1]);
-    // Pulled out of the wall it no longer does.
+    assert_eq!(selected(&app), Some(0));
+    let (nearest, interferes, from_start) = status(&mut app);
+    assert_eq!((interferes, from_start), (vec![], vec![1]));
+    assert_eq!(nearest.map(|n| n.1), Some(1));
+    // Pulled out of the wall: nothing listed.
     frame(&mut app, pointer(1.7, 0.0, PRESS));
-    for (x, y) in ramp((1.7, 0.0), (-0.5, 0.0), 8) {
+    frame(&mut app, pointer(1.6, 0.0, HOLD));
+    for (x, y) in ramp((1.6, 0.0), (-0.5, 0.0), 8) {
         frame(&mut app, pointer(x, y, HOLD));
     }
     frame(&mut app, pointer(-0.5, 0.0, UP));
-    app.update();
+    settle(&mut app);
     assert!(cube_pose(&app).translation.x < -0.1, "{:?}", cube_pose(&app));
-    assert!(interferes(&app).is_empty());
-    // A hidden part is not measured.
-    let mut scene = cube_and_wall();
-    scene.document.parts[0].pose.translation = [2.0, 0.0, 0.0];
+    let (_, interferes, from_start) = status(&mut app);
+    assert!(interferes.is_empty() && from_start.is_empty(), "{interferes:?} {from_start:?}");
+
+    // Strict: the interfering pair is an obstacle, listed as interfering.
+    let mut scene = half_in();
+    scene.document.solver.strict = true;
     let mut app = app_with_views(scene);
+    click(&mut app, 1.7, 0.0);
+    let (_, interferes, from_start) = status(&mut app);
+    assert_eq!((interferes, from_start), (vec![1], vec![]));
+
+    // A hidden part is not measured.
+    let mut app = app_with_views(half_in());
     app.world_mut().write_message(Edit::Visible(1, false));
     app.update();
     click(&mut app, 1.7, 0.0);
-    assert_eq!(app.world().resource::<Grab>().selected, Some(0));
-    assert!(interferes(&app).is_empty());
+    assert_eq!(selected(&app), Some(0));
+    let (nearest, interferes, from_start) = status(&mut app);
+    assert!(nearest.is_none() && interferes.is_empty() && from_start.is_empty());
+}
+
+/// The cube saved touching the wall (its face on the wall's, x = 2), dragged along it: the
+/// pair is in contact from the start, its contacts are drawn violet, and after the drag the
+/// status lists the pair (the solver's classification) though the two do not interfere.
+#[test]
+fn contacts_from_the_start_have_their_own_colour_and_are_listed() {
+    let mut scene = cube_and_wall();
+    scene.document.parts[0].pose.translation = [1.5, 0.0, 0.0];
+    let mut app = app_with_views(scene);
+    frame(&mut app, pointer(1.2, 0.0, PRESS));
+    for (x, y) in ramp((1.2, 0.0), (1.2, 2.0), 5) {
+        frame(&mut app, pointer(x, y, HOLD));
+    }
+    let m = {
+        let w = app.world();
+        markers(w.resource::<ShowContacts>(), w.resource::<Solver>(), w.resource::<SceneInfo>())
+    };
+    assert!(!m.is_empty() && m.iter().all(|m| m.from_start), "{m:?}");
+    assert!(m.iter().all(|m| m.color() == mockup::contacts::FROM_START_VIOLET));
+    frame(&mut app, pointer(1.2, 2.0, UP));
+    settle(&mut app);
+    let t = cube_pose(&app).translation;
+    assert!((t.y - 2.0).abs() < 1e-6 && t.x <= 1.5 + 1e-9, "slid along the wall: {t}");
+    let (_, interferes, from_start) = status(&mut app);
+    assert_eq!((interferes, from_start), (vec![], vec![1]));
+    // Dragged away beyond εb, and back: an ordinary pair, drawn yellow.
+    drag_from(&mut app, (1.2, 2.0), &ramp((1.2, 2.0), (0.5, 2.0), 5));
+    drag_from(&mut app, (0.5, 2.0), &ramp((0.5, 2.0), (1.5, 2.0), 10));
+    let m = {
+        let w = app.world();
+        markers(w.resource::<ShowContacts>(), w.resource::<Solver>(), w.resource::<SceneInfo>())
+    };
+    assert!(!m.is_empty() && m.iter().all(|m| !m.from_start), "{m:?}");
+    let (_, _, from_start) = status(&mut app);
+    assert!(from_start.is_empty(), "{from_start:?}");
+}
+
+/// Presses at `at`, drags through `to`, releases, and waits for the step to catch up.
+fn drag_from(app: &mut App, at: (f64, f64), to: &[(f64, f64)]) {
+    frame(app, pointer(at.0, at.1, PRESS));
+    for &(x, y) in to {
+        frame(app, pointer(x, y, HOLD));
+    }
+    let end = to.last().copied().unwrap_or(at);
+    frame(app, pointer(end.0, end.1, UP));
+    settle(app);
 }
 
 #[test]
 fn delete_hides_the_selection_and_ctrl_z_ctrl_y_undo_and_redo_it() {
     let mut app = app_with_views(cube_and_wall());
-    let visible = |app: &App| app.world().resource::<Assembly>().parts()[0].visible;
+    let visible = |app: &mut App| props(app, 0).0;
     // Nothing selected: Delete does nothing.
     keys(&mut app, &[KeyCode::Delete]);
-    assert!(visible(&app));
+    assert!(visible(&mut app));
     click(&mut app, 0.0, 0.0);
     keys(&mut app, &[KeyCode::Delete]);
-    assert!(!visible(&app));
+    assert!(!visible(&mut app));
     app.update();
-    assert_eq!(visibility(&app, 0), Visibility::Hidden);
-    assert_eq!(visibility(&app, 1), Visibility::Inherited);
+    assert_eq!(visibility(&mut app, 0), Visibility::Hidden);
+    assert_eq!(visibility(&mut app, 1), Visibility::Inherited);
     keys(&mut app, &[KeyCode::ControlLeft, KeyCode::KeyZ]);
     app.update();
-    assert!(visible(&app));
-    assert_eq!(visibility(&app, 0), Visibility::Inherited);
+    assert!(visible(&mut app));
+    assert_eq!(visibility(&mut app, 0), Visibility::Inherited);
     keys(&mut app, &[KeyCode::ControlRight, KeyCode::KeyY]);
-    assert!(!visible(&app));
+    assert!(!visible(&mut app));
     keys(&mut app, &[KeyCode::ControlLeft, KeyCode::KeyZ]);
-    assert!(visible(&app));
+    assert!(visible(&mut app));
     keys(&mut app, &[KeyCode::ControlLeft, KeyCode::ShiftLeft, KeyCode::KeyZ]);
-    assert!(!visible(&app), "Ctrl+Shift+Z is redo too");
+    assert!(!visible(&mut app), "Ctrl+Shift+Z is redo too");
     // A hidden part cannot be picked.
     click(&mut app, 0.0, 0.0);
-    assert_eq!(app.world().resource::<Grab>().selected, None);
+    assert_eq!(selected(&app), None);
 }
 
 #[test]
 fn file_shortcuts_open_the_path_chooser_for_what_they_ask_and_ctrl_q_quits() {
     let mut app = app_with_views(cube_and_wall());
-    app.world_mut().resource_mut::<Files>().native_dialogs = false;
+    app.world_mut().resource_mut::<NativeDialogs>().0 = false;
     let chooser = |app: &mut App, chord: &[KeyCode]| {
         keys(app, chord);
-        let mut files = app.world_mut().resource_mut::<Files>();
-        let purpose = files.chooser.as_ref().map(|c| c.purpose);
-        files.cancel_choice();
+        let purpose = app.world().resource::<Chooser>().purpose();
+        app.world_mut()
+            .run_system_once(|mut c: ResMut<Chooser>, mut p: ResMut<Prompt>| c.cancel(&mut p))
+            .unwrap();
         purpose
     };
     use KeyCode::{ControlLeft as Ctrl, KeyI, KeyO, KeyS, ShiftLeft as Shift};
@@ -290,9 +402,9 @@ fn file_shortcuts_open_the_path_chooser_for_what_they_ask_and_ctrl_q_quits() {
     // Quit: with unsaved changes it asks first; without, it quits.
     drag(&mut app, &ramp((0.0, 0.0), (1.0, 0.0), 3));
     keys(&mut app, &[Ctrl, KeyCode::KeyQ]);
-    assert_eq!(app.world().resource::<Files>().confirm, Some(FileCommand::Quit));
+    assert_eq!(*app.world().resource::<Prompt>(), Prompt::Asking(FileCommand::Quit));
     assert!(app.should_exit().is_none());
-    app.world_mut().resource_mut::<Files>().confirm = None;
+    *app.world_mut().resource_mut::<Prompt>() = Prompt::Idle;
     app.world_mut().write_message(Edit::Undo);
     app.update();
     keys(&mut app, &[Ctrl, KeyCode::KeyQ]);
@@ -324,7 +436,7 @@ fn home_frames_everything_and_f_the_selected_part() {
     assert!(close(o.target, Vec3::ZERO, 1e-5), "{o:?}");
     assert!((o.distance - 1.1 * 3f32.sqrt()).abs() < 1e-4, "{o:?}");
     // Everything again, from the View menu's message.
-    app.world_mut().write_message(mockup::camera::Frame::All);
+    app.world_mut().write_message(FitView::All);
     app.update();
     assert!(close(orbit(&mut app).target, 0.5 * (lo + hi), 1e-5));
     // F with nothing selected: everything; with the wall hidden, only the cube is visible.
@@ -458,32 +570,40 @@ fn an_obj_import_loads_on_a_task_behind_a_progress_bar_while_frames_go_on() {
     let file = dir.join("sheets.obj");
     write_obj(&file, 6, 130);
     let mut app = app_with_views(cube_and_wall());
-    mockup::files::start_load(&mut app.world_mut().resource_mut::<Files>(), Origin::Obj(file.clone()));
+    let budget = *app.world().resource::<DragBudget>();
+    app.world_mut().resource_mut::<FileJob>().start_load(Origin::Import(file.clone()), budget);
     let mut seen: Vec<(f32, String)> = Vec::new();
     let mut frames_while_loading = 0;
     for _ in 0..20_000 {
         app.update();
-        let Some(loading) = &app.world().resource::<Files>().loading else { break };
+        let Some((what, fraction, stage)) = app.world().resource::<FileJob>().status() else { break };
         frames_while_loading += 1;
-        assert!(loading.what.contains("sheets.obj"), "{}", loading.what);
-        let p = loading.progress();
-        if seen.last() != Some(&p) {
-            seen.push(p);
+        assert!(what.contains("sheets.obj"), "{what}");
+        if seen.last() != Some(&(fraction, stage.clone())) {
+            seen.push((fraction, stage));
         }
         std::thread::sleep(std::time::Duration::from_millis(1));
     }
     app.update();
-    assert!(app.world().resource::<Files>().loading.is_none(), "the load did not finish");
-    assert!(app.world().resource::<Files>().errors.is_empty(), "{:?}", app.world().resource::<Files>().errors);
-    assert_eq!(app.world().resource::<Assembly>().parts().len(), 6);
-    assert_eq!(app.world().resource::<Simulation>().world.bodies().len(), 6);
+    assert!(!app.world().resource::<FileJob>().busy(), "the load did not finish");
+    let errors = &app.world().resource::<mockup::files::Errors>().0;
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(app.world().resource::<Solver>().bodies().len(), 6);
     // Frames ran while it loaded, and the bar moved forward through the stages.
     assert!(frames_while_loading >= 2, "{frames_while_loading} frames during the load");
     assert!(seen.windows(2).all(|w| w[0].0 <= w[1].0), "progress went back: {seen:?}");
     assert!(seen.iter().all(|(f, _)| (0.0..=1.0).contains(f)), "{seen:?}");
     assert!(seen.iter().any(|(_, stage)| stage == "reading OBJ" || stage == "building trees"), "{seen:?}");
-    // The new scene replaced the old one on screen too.
-    let mut parts = app.world_mut().query::<&Part>();
+    // The new scene replaced the old one, its parts on screen too: their meshes are built a
+    // few per frame (at most about 4 ms of it a frame), so within a few frames.
+    let mut with_mesh = app.world_mut().query::<(&PartId, &Mesh3d)>();
+    let mut frames = 0;
+    while with_mesh.iter(app.world()).count() < 6 {
+        app.update();
+        frames += 1;
+        assert!(frames <= 6, "a part's mesh was not built within 6 frames");
+    }
+    let mut parts = app.world_mut().query::<&PartId>();
     assert_eq!(parts.iter(app.world()).count(), 6);
-    assert!(app.world().resource::<Grab>().selected.is_none());
+    assert!(selected(&app).is_none());
 }

@@ -1,12 +1,16 @@
 //! What the app's headless tests share: a cube and a wall, an app opened on them, synthetic
-//! pointer frames and drags, waiting for a load.
+//! pointer frames and drags, waiting for tasks (a load or save, the status analysis, a drag
+//! step the budget cut short).
 #![allow(dead_code)] // each test file uses its own share
 
 use bevy::prelude::*;
 use glam::DVec3;
-use mockup::files::{Files, Origin};
+use mockup::files::Origin;
+use mockup::files::job::FileJob;
 use mockup::manipulation::{ButtonState, PointerInput};
-use mockup::simulation::Simulation;
+use mockup::part::{PartColor, PartId, Shown};
+use mockup::solver::{Solver, StepState};
+use mockup::status::PartStatus;
 use mockup_ccd::{Collider, MeshBuilder, Pose};
 use mockup_scene::{LoadedScene, PartDocument, PoseDocument, SCENE_VERSION, SceneDocument};
 use std::path::PathBuf;
@@ -55,7 +59,7 @@ pub fn open_in(mut app: App, scene: LoadedScene) -> App {
     unsafe {
         std::env::set_var("MOCKUP_CONFIG_DIR", std::env::temp_dir().join(format!("mockup-cfg-{}", std::process::id())))
     };
-    mockup::install_now(&mut app, scene, Origin::Obj(PathBuf::from("/nowhere/cube.obj")));
+    mockup::install_now(&mut app, scene, Origin::Import(PathBuf::from("/nowhere/cube.obj")));
     app
 }
 
@@ -88,10 +92,19 @@ pub fn drag(app: &mut App, to: &[(f64, f64)]) {
         frame(app, pointer(x, y, HOLD));
     }
     frame(app, pointer(to.last().map_or(0.0, |p| p.0), to.last().map_or(0.0, |p| p.1), UP));
+    settle(app);
 }
 
 pub fn cube_pose(app: &App) -> Pose {
-    app.world().resource::<Simulation>().world.bodies()[0].pose
+    app.world().resource::<Solver>().bodies()[0].pose
+}
+
+/// A part's (shown, colour, fixed).
+pub fn props(app: &mut App, part: usize) -> (bool, [f32; 3], bool) {
+    let fixed = app.world().resource::<Solver>().bodies()[part].fixed;
+    let mut q = app.world_mut().query::<(&PartId, &Shown, &PartColor)>();
+    let (_, s, c) = q.iter(app.world()).find(|p| p.0.0 == part).expect("no such part");
+    (s.0, c.0, fixed)
 }
 
 pub fn ramp(from: (f64, f64), to: (f64, f64), n: usize) -> Vec<(f64, f64)> {
@@ -104,7 +117,7 @@ pub fn ramp(from: (f64, f64), to: (f64, f64), n: usize) -> Vec<(f64, f64)> {
 }
 
 pub fn no_interpenetration(app: &App) {
-    assert!(app.world().resource::<Simulation>().world.intersecting_pairs().is_empty());
+    assert!(app.world().resource::<Solver>().intersecting_pairs().is_empty());
 }
 
 pub fn temp_dir(tag: &str) -> PathBuf {
@@ -114,15 +127,39 @@ pub fn temp_dir(tag: &str) -> PathBuf {
     d
 }
 
-/// Updates until the load task is done (it runs on another thread).
+/// Updates until the file job (a load or a save, on another thread) is done.
 pub fn wait_loaded(app: &mut App) {
-    for _ in 0..2000 {
+    for _ in 0..4000 {
         app.update();
-        if app.world().resource::<Files>().loading.is_none() {
+        if !app.world().resource::<FileJob>().busy() {
             app.update();
             return;
         }
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
-    panic!("the load did not finish");
+    panic!("the file job did not finish");
+}
+
+/// Updates until the drag step has caught up with its target (the budget may cut a step
+/// short; the next frames go on).
+pub fn settle(app: &mut App) {
+    for _ in 0..10_000 {
+        if !app.world().resource::<StepState>().busy() {
+            return;
+        }
+        app.update();
+    }
+    panic!("the drag step never caught up");
+}
+
+/// Updates until the status analysis of the selected part has answered (it runs on a task).
+pub fn wait_status(app: &mut App) {
+    for _ in 0..4000 {
+        app.update();
+        if !app.world().resource::<PartStatus>().running() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    panic!("the status analysis did not answer");
 }
