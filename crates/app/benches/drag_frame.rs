@@ -139,9 +139,14 @@ impl Run {
         assert!(new.is_empty(), "new interference: {new:?}");
         let status = world.resource::<PartStatus>();
         let work = status.answer.as_ref().map_or(0, |a| a.counters.bv_tests);
-        println!("{name}: {} frames, {} of them dragging; the last status answer took {work} box tests on its task", self.frames.len(), self.frames.iter().filter(|f| f.drag).count());
+        println!(
+            "{name}: {} frames, {} of them dragging; the last status answer took {work} box tests on its task",
+            self.frames.len(),
+            self.frames.iter().filter(|f| f.drag).count()
+        );
         for (what, pick) in [("all frames", None), ("drag frames", Some(true))] {
-            let mut t: Vec<f64> = self.frames.iter().filter(|f| pick.is_none_or(|p| f.drag == p)).map(|f| f.ms).collect();
+            let mut t: Vec<f64> =
+                self.frames.iter().filter(|f| pick.is_none_or(|p| f.drag == p)).map(|f| f.ms).collect();
             t.sort_by(f64::total_cmp);
             let pct = |p: f64| t[((t.len() - 1) as f64 * p).round() as usize];
             println!(

@@ -70,12 +70,7 @@ pub fn markers(show: &ShowContacts, solver: &Solver, info: &SceneInfo) -> Vec<Ma
         .iter()
         .map(|c| {
             let point = c.point_j.as_vec3();
-            Marker {
-                point,
-                radius: 0.002 * size,
-                tip: point + c.normal.as_vec3() * 0.015 * size,
-                from_start: c.seated,
-            }
+            Marker { point, radius: 0.002 * size, tip: point + c.normal.as_vec3() * 0.015 * size, from_start: c.seated }
         })
         .collect()
 }

@@ -103,10 +103,8 @@ fn commands(
                     continue;
                 };
                 if solver.body(part).is_none_or(|b| b.fixed) {
-                    errors.report(format!(
-                        "The path's part {:?} is fixed; make it movable to replay.",
-                        parts.name(part)
-                    ));
+                    errors
+                        .report(format!("The path's part {:?} is fixed; make it movable to replay.", parts.name(part)));
                     continue;
                 }
                 let n = solver.bodies().len();
@@ -162,12 +160,7 @@ pub fn load(file: &Path) -> Result<Vec<Pose>, String> {
 
 /// One target per frame while replaying, each once the solver has finished the one before
 /// (a step the budget cut short goes on first).
-fn replay(
-    path: Res<DragPath>,
-    mut player: ResMut<Player>,
-    mut request: ResMut<StepRequest>,
-    step: Res<StepState>,
-) {
+fn replay(path: Res<DragPath>, mut player: ResMut<Player>, mut request: ResMut<StepRequest>, step: Res<StepState>) {
     let (Player::Replaying(k), Some(part)) = (*player, path.part) else { return };
     if step.busy() {
         return;

@@ -186,14 +186,8 @@ fn press(
     let mode = if right || input.ctrl { Mode::Turn } else { Mode::Move };
     selection.0 = Some(part);
     history.record(snapshot(&solver, &parts.props(n), &info.document.solver));
-    active.0 = Some(Gesture {
-        part,
-        mode,
-        start: body.pose,
-        grab: origin + dir * dist,
-        push: 0.0,
-        turn: DQuat::IDENTITY,
-    });
+    active.0 =
+        Some(Gesture { part, mode, start: body.pose, grab: origin + dir * dist, push: 0.0, turn: DQuat::IDENTITY });
 }
 
 fn drag(

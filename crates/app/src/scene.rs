@@ -3,10 +3,10 @@
 //! when another scene is installed. A scene is prepared (world built, interference checked)
 //! on the load task, so installing it costs a frame little.
 
+use crate::MockupSet;
 use crate::files::Origin;
 use crate::part::{self, PartId};
 use crate::solver::{DragBudget, Solver};
-use crate::MockupSet;
 use bevy::prelude::*;
 use mockup_ccd::Pose;
 use mockup_scene::{LoadedScene, PoseDocument, SCENE_VERSION, SceneDocument};

@@ -148,7 +148,15 @@ fn analyse(
     let seated: Vec<usize> = solver
         .seated_pairs()
         .into_iter()
-        .filter_map(|(i, j)| if i == part { Some(j) } else if j == part { Some(i) } else { None })
+        .filter_map(|(i, j)| {
+            if i == part {
+                Some(j)
+            } else if j == part {
+                Some(i)
+            } else {
+                None
+            }
+        })
         .collect();
     // With strict off, a pair that interferes when a drag begins is in contact from the start
     // (classified so then, if it is not yet), and a pair the solver keeps apart never comes

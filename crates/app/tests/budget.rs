@@ -50,7 +50,10 @@ fn drag_along_the_wall(work: Option<u64>) -> Drag {
             let r = s.report.as_ref().unwrap();
             out.cut_short += r.out_of_time as usize;
             out.work.push(r.counters.bv_tests);
-            eprintln!("{:?}: {} bv {} sub {} cut {} reached", work, r.counters.bv_tests, r.substeps, r.out_of_time, r.reached);
+            eprintln!(
+                "{:?}: {} bv {} sub {} cut {} reached",
+                work, r.counters.bv_tests, r.substeps, r.out_of_time, r.reached
+            );
         }
     };
     step(&mut app, pointer(0.0, 0.0, PRESS));

@@ -383,9 +383,7 @@ fn file_shortcuts_open_the_path_chooser_for_what_they_ask_and_ctrl_q_quits() {
     let chooser = |app: &mut App, chord: &[KeyCode]| {
         keys(app, chord);
         let purpose = app.world().resource::<Chooser>().purpose();
-        app.world_mut()
-            .run_system_once(|mut c: ResMut<Chooser>, mut p: ResMut<Prompt>| c.cancel(&mut p))
-            .unwrap();
+        app.world_mut().run_system_once(|mut c: ResMut<Chooser>, mut p: ResMut<Prompt>| c.cancel(&mut p)).unwrap();
         purpose
     };
     use KeyCode::{ControlLeft as Ctrl, KeyI, KeyO, KeyS, ShiftLeft as Shift};

@@ -230,4 +230,3 @@ fn commands(
         }
     }
 }
-

@@ -8,7 +8,13 @@ use crate::files::{FileCommand, Origin};
 use crate::history::Edit;
 use bevy_egui::egui;
 
-pub(super) fn menu_bar(ui: &mut egui::Ui, view: &View, send: &mut Outbox, files: &mut FileUi, settings: &mut AppSettings) {
+pub(super) fn menu_bar(
+    ui: &mut egui::Ui,
+    view: &View,
+    send: &mut Outbox,
+    files: &mut FileUi,
+    settings: &mut AppSettings,
+) {
     egui::MenuBar::new().ui(ui, |ui| {
         file_menu(ui, send, files);
         edit_menu(ui, view, send, settings);

@@ -135,7 +135,8 @@ pub fn focus(
     job: Res<FileJob>,
     mut focus: ResMut<UiFocus>,
 ) {
-    let outside = window.cursor_position().is_some_and(|c| camera.logical_viewport_rect().is_some_and(|r| !r.contains(c)));
+    let outside =
+        window.cursor_position().is_some_and(|c| camera.logical_viewport_rect().is_some_and(|r| !r.contains(c)));
     let now = UiFocus {
         pointer: wants.wants_any_pointer_input() || outside || job.busy(),
         keyboard: wants.wants_any_keyboard_input(),
@@ -199,8 +200,11 @@ fn set_viewport(camera: &mut Camera, rect: egui::Rect, window: &Window) {
     let size = UVec2::new(window.physical_width(), window.physical_height());
     let min = (Vec2::new(rect.min.x, rect.min.y) * scale).round().as_uvec2().min(size);
     let max = (Vec2::new(rect.max.x, rect.max.y) * scale).round().as_uvec2().min(size);
-    let viewport = (max.x > min.x + 1 && max.y > min.y + 1)
-        .then(|| Viewport { physical_position: min, physical_size: max - min, ..default() });
+    let viewport = (max.x > min.x + 1 && max.y > min.y + 1).then(|| Viewport {
+        physical_position: min,
+        physical_size: max - min,
+        ..default()
+    });
     let same = match (&camera.viewport, &viewport) {
         (Some(a), Some(b)) => a.physical_position == b.physical_position && a.physical_size == b.physical_size,
         (None, None) => true,

@@ -59,12 +59,7 @@ pub(super) fn parts(
     });
 }
 
-pub(super) fn solver(
-    ui: &mut egui::Ui,
-    view: &View,
-    edits: &mut MessageWriter<Edit>,
-    budget: &mut ResMut<DragBudget>,
-) {
+pub(super) fn solver(ui: &mut egui::Ui, view: &View, edits: &mut MessageWriter<Edit>, budget: &mut ResMut<DragBudget>) {
     ui.heading("Solver");
     let size = view.info.size;
     let mut doc = view.info.document.solver.clone();

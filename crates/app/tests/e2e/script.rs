@@ -7,6 +7,8 @@
 //! yellow pixels.
 
 use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
+use glam::DVec3;
 use mockup::MockupSet;
 use mockup::camera::Orbit;
 use mockup::contacts::ShowContacts;
@@ -15,8 +17,6 @@ use mockup::files::job::FileJob;
 use mockup::manipulation::{ButtonState, PointerInput, ray_to_part};
 use mockup::part::{PartId, Shown};
 use mockup::solver::{DragBudget, Solver, StepState};
-use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
-use glam::DVec3;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
