@@ -8,8 +8,7 @@ use crate::files::Origin;
 use crate::part::{self, PartId};
 use crate::solver::{DragBudget, Solver};
 use bevy::prelude::*;
-use mockup_ccd::Pose;
-use mockup_scene::{LoadedScene, PoseDocument, SCENE_VERSION, SceneDocument};
+use mockup_scene::{LoadedScene, SCENE_VERSION, SceneDocument};
 use mockup_solver::{SolverSettings, World};
 
 pub struct ScenePlugin;
@@ -118,53 +117,5 @@ pub fn reset_on_open<T: Resource<Mutability = bevy::ecs::component::Mutable> + D
 ) {
     if opened.read().count() > 0 {
         *resource = T::default();
-    }
-}
-
-/// The scene document as it stands: `document` (each part's entry as the part entities hold
-/// it) with every part's pose and whether it is fixed taken from the solver (`poses`, `fixed`
-/// by part). Pure; it belongs in mockup-scene (`SceneDocument::with_poses`).
-pub fn current_document(document: SceneDocument, poses: &[Pose], fixed: &[bool]) -> SceneDocument {
-    let mut doc = document;
-    for ((p, pose), &f) in doc.parts.iter_mut().zip(poses).zip(fixed) {
-        p.pose = PoseDocument::from_pose(pose);
-        p.fixed = f;
-    }
-    doc
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use glam::{DQuat, DVec3};
-    use mockup_scene::PartDocument;
-
-    #[test]
-    fn the_current_document_takes_poses_and_fixed_from_the_solver() {
-        let part = |name: &str| PartDocument {
-            name: name.into(),
-            mesh: "m.obj".into(),
-            object: Some(name.into()),
-            scale: 1.0,
-            pose: PoseDocument::default(),
-            fixed: false,
-            color: [0.1, 0.2, 0.3],
-            visible: true,
-        };
-        let doc = SceneDocument {
-            version: SCENE_VERSION,
-            size: Some(3.0),
-            parts: vec![part("a"), part("b")],
-            solver: Default::default(),
-            camera: None,
-        };
-        let moved = Pose::new(DQuat::from_rotation_z(0.5), DVec3::new(1.0, 2.0, 3.0));
-        let out = current_document(doc.clone(), &[moved, Pose::IDENTITY], &[false, true]);
-        assert_eq!(out.parts[0].pose, PoseDocument::from_pose(&moved));
-        assert_eq!(out.parts[1].pose, PoseDocument::from_pose(&Pose::IDENTITY));
-        assert_eq!((out.parts[0].fixed, out.parts[1].fixed), (false, true));
-        // Everything else is the document's.
-        assert_eq!((out.parts[0].name.as_str(), out.parts[0].color), ("a", [0.1, 0.2, 0.3]));
-        assert_eq!((out.size, out.solver.clone()), (doc.size, doc.solver));
     }
 }

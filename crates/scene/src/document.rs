@@ -22,6 +22,18 @@ pub struct SceneDocument {
     pub camera: Option<CameraDocument>,
 }
 
+impl SceneDocument {
+    /// This document with every part's pose and whether it is fixed as they stand now
+    /// (`poses`, `fixed` by part, as a solver's world holds them): what a save writes.
+    pub fn with_poses(mut self, poses: &[mockup_ccd::Pose], fixed: &[bool]) -> SceneDocument {
+        for ((p, pose), &f) in self.parts.iter_mut().zip(poses).zip(fixed) {
+            p.pose = PoseDocument::from_pose(pose);
+            p.fixed = f;
+        }
+        self
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PartDocument {
     pub name: String,
@@ -427,6 +439,20 @@ pub(crate) fn save_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn with_poses_takes_each_parts_pose_and_fixed_and_keeps_the_rest() {
+        let mut d = doc();
+        d.parts.push(PartDocument { name: "Body".into(), ..d.parts[0].clone() });
+        let moved = mockup_ccd::Pose::new(glam::DQuat::from_rotation_z(0.5), glam::DVec3::new(1.0, 2.0, 3.0));
+        let out = d.clone().with_poses(&[moved, mockup_ccd::Pose::IDENTITY], &[false, true]);
+        assert_eq!(out.parts[0].pose, PoseDocument::from_pose(&moved));
+        assert_eq!(out.parts[1].pose, PoseDocument::from_pose(&mockup_ccd::Pose::IDENTITY));
+        assert_eq!((out.parts[0].fixed, out.parts[1].fixed), (false, true));
+        // Everything else is the document's.
+        assert_eq!((out.parts[1].name.as_str(), out.parts[0].color), ("Body", d.parts[0].color));
+        assert_eq!((out.size, out.solver.clone(), out.camera.clone()), (d.size, d.solver, d.camera));
+    }
 
     fn doc() -> SceneDocument {
         SceneDocument {

@@ -7,7 +7,7 @@ use super::{Errors, FileCommand, Origin, SceneFile};
 use crate::camera::Orbit;
 use crate::history::{Snapshot, snapshot};
 use crate::part::{PartColor, PartFile, PartId, Shown};
-use crate::scene::{PendingScene, ReadyScene, SceneInfo, current_document};
+use crate::scene::{PendingScene, ReadyScene, SceneInfo};
 use crate::solver::{DragBudget, Solver};
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
@@ -185,7 +185,7 @@ impl SaveInput<'_, '_> {
         if let Some((orbit, projection)) = self.camera.iter().next() {
             doc.camera = Some(camera_document(orbit, projection));
         }
-        current_document(doc, &self.solver.poses(), &self.solver.fixed())
+        doc.with_poses(&self.solver.poses(), &self.solver.fixed())
     }
 }
 
