@@ -15,12 +15,12 @@ proptest! {
     /// contact it returns is the true first one, and an ample budget gives first_contact's
     /// answer.
     #[test]
-    fn never_claims_more_than_is_free(case in arb_case(), tests in 0u64..400, cull in any::<bool>()) {
+    fn never_claims_more_than_is_free(case in arb_case(), tests in 0u64..400, cull in any::<bool>(), progress in any::<bool>()) {
         let (a, b) = (Collider::new(case.a), Collider::new(case.b));
         let plain = QueryOptions { bm_culling: cull, ..Default::default() };
         let truth = reference::first_contact(&a, &case.motion_a, &b, &case.motion_b, &plain).value;
         let first = truth.map_or(1.0, |c| c.time);
-        let budget = QueryOptions { budget: Some(QueryBudget { deadline: None, box_tests: Some(tests) }), ..plain };
+        let budget = QueryOptions { budget: Some(QueryBudget { deadline: None, box_tests: Some(tests), progress }), ..plain };
         let r = first_contact_within_budget(&a, &case.motion_a, &b, &case.motion_b, &budget).value;
         prop_assert!(r.free_until <= first + 1e-12, "free until {} but the first contact is at {first}", r.free_until);
         prop_assert!(r.free_until >= 0.0);
@@ -28,7 +28,11 @@ proptest! {
             prop_assert_eq!(Some(c), truth);
             prop_assert_eq!(r.free_until, c.time);
         }
-        let ample = QueryOptions { budget: Some(QueryBudget { deadline: None, box_tests: Some(u64::MAX) }), ..plain };
+        // Asked to make progress, it proves some time free whenever there is some.
+        if progress && first > 0.0 {
+            prop_assert!(r.free_until > 0.0, "nothing proven free, the first contact at {first}");
+        }
+        let ample = QueryOptions { budget: Some(QueryBudget { deadline: None, box_tests: Some(u64::MAX), progress: false }), ..plain };
         let r = first_contact_within_budget(&a, &case.motion_a, &b, &case.motion_b, &ample).value;
         let tree = first_contact(&a, &case.motion_a, &b, &case.motion_b, &plain).value;
         prop_assert_eq!(r.contact, tree);
@@ -50,8 +54,10 @@ fn a_past_deadline_stops_at_once() {
     };
     let fixed = mockup_ccd::Motion::stationary(mockup_ccd::Pose::IDENTITY);
     let past = std::time::Instant::now();
-    let opts =
-        QueryOptions { budget: Some(QueryBudget { deadline: Some(past), box_tests: None }), ..Default::default() };
+    let opts = QueryOptions {
+        budget: Some(QueryBudget { deadline: Some(past), box_tests: None, progress: false }),
+        ..Default::default()
+    };
     let r = first_contact_within_budget(&a, &motion(3.0), &b, &fixed, &opts);
     let whole = first_contact(&a, &motion(3.0), &b, &fixed, &QueryOptions::default());
     assert!(whole.value.is_some());

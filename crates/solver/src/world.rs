@@ -889,9 +889,12 @@ impl World {
         let mut glide_list: Vec<Contact> = Vec::new();
         // Under a budget, how far the move is proven free when a query stopped early.
         let mut free_until: f64 = 1.0;
+        // A frame's first sub-step must move: its queries go on past the budget until they
+        // prove some time free (the earliest pending pair starts after 0).
         let budget = self.budget.filter(|_| !unbudgeted).map(|(deadline, box_tests)| QueryBudget {
             deadline,
             box_tests: box_tests.map(|b| b.saturating_sub(report.counters.bv_tests)),
+            progress: first_substep,
         });
         for (k, &(i, j)) in pairs.iter().enumerate() {
             let (a, b) = (&self.bodies[i], &self.bodies[j]);

@@ -63,7 +63,9 @@ fn a_budgeted_drag_ends_where_an_unbudgeted_one_does() {
             frames_needed = frames_needed.max(n);
         }
         let (p, q) = (free.body(b).unwrap().pose.translation, tight.body(b).unwrap().pose.translation);
-        assert!((p - q).length() < 1e-6, "unbudgeted {p:?}, budgeted {q:?}");
+        // 1e-6 of the scene's size: resting on the floor, the unbudgeted drag repeated toward
+        // the same target still moves by up to 4e-6 (repositioning at rest; measured).
+        assert!((p - q).length() < 1e-5, "unbudgeted {p:?}, budgeted {q:?}");
         assert!(tight.intersecting_pairs().is_empty());
     }
     assert!(frames_needed > 1, "the budget must have cut some drags short");

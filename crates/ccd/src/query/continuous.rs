@@ -87,6 +87,10 @@ impl InContact {
 pub struct QueryBudget {
     pub deadline: Option<std::time::Instant>,
     pub box_tests: Option<u64>,
+    /// Go on past the budget until some time is proven free (the earliest pending interval
+    /// starts after 0) or the query is done: for a caller that must make progress, such as
+    /// a drag's first sub-step, which would otherwise search the same pairs again unbudgeted.
+    pub progress: bool,
 }
 
 /// A first contact under a budget: the contact when it was found and proven the first, and
@@ -432,7 +436,7 @@ impl<'a> Sweep<'a> {
             if popped.is_multiple_of(32) {
                 let late = budget.deadline.is_some_and(|d| std::time::Instant::now() >= d);
                 let spent = budget.box_tests.is_some_and(|b| self.counters.bv_tests >= b);
-                if late || spent {
+                if (late || spent) && (i > 0 || !budget.progress) {
                     let pending = i as f64 / self.grid as f64;
                     if pending <= self.time_limit() {
                         self.interrupted = Some(pending);
