@@ -29,7 +29,7 @@ fn glb() -> Vec<u8> {
     let positions = bin.len();
     bin.extend(b.triangles.iter().flatten().flat_map(|&i| (i as u16).to_le_bytes()));
     let indices = bin.len() - positions;
-    while bin.len() % 4 != 0 {
+    while !bin.len().is_multiple_of(4) {
         bin.push(0);
     }
     let json = format!(
