@@ -4,7 +4,8 @@
 //!
 //! `cargo bench -p mockup-cli --bench pull_out` (both sizes), or with `PULL_OUT=115` or
 //! `PULL_OUT=1000` one of them; `PULL_PART=bolt0` (or dowel0, shaft, shell, nut1, bearing)
-//! pulls only that kind.
+//! pulls only that kind; `PULL_VERBOSE=1` prints where each part got to and what it still
+//! touches.
 
 use glam::DVec3;
 use mockup_ccd::{Collider, Pose};
@@ -92,6 +93,19 @@ fn run(parts: usize, detail: u32) {
                 contacts.push(r.contacts);
                 seated = seated.max(r.seated_pairs.len());
                 in_contact = r.contacts > 0 || !r.reached;
+            }
+            if std::env::var("PULL_VERBOSE").is_ok() {
+                // Where the part got to, and what it still touches.
+                let rise = world.body(id).unwrap().pose.translation - start.translation;
+                let mut touching: Vec<&str> = world
+                    .contacts()
+                    .iter()
+                    .filter(|c| c.body_i == id || c.body_j == id)
+                    .map(|c| names[if c.body_i == id { c.body_j } else { c.body_i }].as_str())
+                    .collect();
+                touching.sort_unstable();
+                touching.dedup();
+                eprintln!("{name}: moved by {rise:.3}; touching {touching:?}");
             }
             contacts.sort_unstable();
             all.extend(&times);
