@@ -256,22 +256,6 @@ mod tests {
         (ready.world, names)
     }
 
-    /// Möller–Trumbore: where the ray meets the triangle, if ahead of the origin.
-    fn ray_triangle(o: DVec3, d: DVec3, [a, b, c]: [DVec3; 3]) -> Option<f64> {
-        let (e1, e2) = (b - a, c - a);
-        let p = d.cross(e2);
-        let det = e1.dot(p);
-        if det.abs() < 1e-300 {
-            return None;
-        }
-        let s = o - a;
-        let u = s.dot(p) / det;
-        let q = s.cross(e1);
-        let v = d.dot(q) / det;
-        let t = e2.dot(q) / det;
-        ((0.0..=1.0).contains(&u) && v >= 0.0 && u + v <= 1.0 && t > 0.0).then_some(t)
-    }
-
     /// Every triangle of every shown part: what picking must agree with.
     fn pick_brute_force(w: &World, shown: &[bool], origin: DVec3, dir: DVec3) -> Option<(usize, f64)> {
         let mut best: Option<(usize, f64)> = None;
@@ -280,7 +264,7 @@ mod tests {
             let (o, d) = (inv.transform_point(origin), inv.transform_vector(dir));
             let m = b.collider.mesh();
             for t in 0..m.triangles().len() as u32 {
-                if let Some(dist) = ray_triangle(o, d, m.triangle_points(t))
+                if let Some(dist) = mockup_ccd::query::ray_triangle(o, d, m.triangle_points(t))
                     && best.is_none_or(|(_, b)| dist < b)
                 {
                     best = Some((i, dist));

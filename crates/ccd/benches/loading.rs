@@ -7,6 +7,10 @@
 //! `Instant`; the real meshes come from `scripts/fetch-real-meshes` and are skipped when
 //! missing.
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use common::load_obj_by_position as load_obj;
 use glam::{DQuat, DVec3};
 use mockup_ccd::bvh::{BmCones, ConeSettings, ObbTree, is_solid};
 use mockup_ccd::{Collider, Mesh, MeshBuilder, Pose};
@@ -32,19 +36,6 @@ fn best<T>(runs: usize, mut f: impl FnMut() -> T) -> (f64, T) {
 fn pybullet(path: &str) -> Option<PathBuf> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/third_party/pybullet_data").join(path);
     p.exists().then_some(p)
-}
-
-/// An OBJ read by position index (as mockup-scene reads it), all objects merged, unscaled.
-fn load_obj(path: &Path) -> Mesh {
-    let options = tobj::LoadOptions { triangulate: true, single_index: false, ..Default::default() };
-    let (models, _) = tobj::load_obj(path, &options).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut b = MeshBuilder::new();
-    for m in models {
-        let base = b.vertices.len() as u32;
-        b.vertices.extend(m.mesh.positions.chunks(3).map(|p| DVec3::new(p[0], p[1], p[2])));
-        b.triangles.extend(m.mesh.indices.chunks(3).map(|t| [t[0] + base, t[1] + base, t[2] + base]));
-    }
-    b.build().unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// Copies of `mesh` on a grid, apart, until there are at least `triangles` triangles.

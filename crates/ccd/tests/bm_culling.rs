@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{data, load_obj};
+use common::{data, load_obj, load_obj_by_position};
 use glam::{DQuat, DVec3};
 use mockup_ccd::bvh::{ConeSettings, is_solid};
 use mockup_ccd::{Collider, ColliderOptions, Mesh, MeshBuilder, Motion, Pose, QueryOptions, first_contact, intersects};
@@ -23,7 +23,7 @@ fn closed_meshes() -> Vec<(String, Mesh)> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/third_party/pybullet_data");
     if dir.join("duck.obj").exists() {
         for file in ["duck.obj", "bunny.obj", "laikago/hip_motor_lores.obj", "random_urdfs/009/009.obj"] {
-            meshes.push((file.to_string(), load_by_position(&dir.join(file))));
+            meshes.push((file.to_string(), load_obj_by_position(&dir.join(file))));
         }
     } else if std::env::var("MOCKUP_REAL_MESHES").is_ok_and(|v| v == "require") {
         panic!("{} is missing: run scripts/fetch-real-meshes (MOCKUP_REAL_MESHES=require)", dir.display());
@@ -31,19 +31,6 @@ fn closed_meshes() -> Vec<(String, Mesh)> {
         eprintln!("note: {} is missing, its meshes are left out (scripts/fetch-real-meshes)", dir.display());
     }
     meshes
-}
-
-/// An OBJ read by position index, as mockup-scene reads it (closed meshes stay closed).
-fn load_by_position(path: &std::path::Path) -> Mesh {
-    let options = tobj::LoadOptions { triangulate: true, single_index: false, ..Default::default() };
-    let (models, _) = tobj::load_obj(path, &options).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut b = MeshBuilder::new();
-    for m in models {
-        let base = b.vertices.len() as u32;
-        b.vertices.extend(m.mesh.positions.chunks(3).map(|p| DVec3::new(p[0], p[1], p[2])));
-        b.triangles.extend(m.mesh.indices.chunks(3).map(|t| [t[0] + base, t[1] + base, t[2] + base]));
-    }
-    b.build().unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 fn shared_meshes() -> Vec<(&'static str, Mesh)> {

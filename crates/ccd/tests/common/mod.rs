@@ -13,8 +13,17 @@ pub fn data(path: &str) -> std::path::PathBuf {
 
 /// Loads an OBJ as it is: triangulated, all objects merged, no rescaling.
 pub fn load_obj(path: &Path) -> Mesh {
+    load_obj_indexed(path, true)
+}
+
+/// The same, read by position index as mockup-scene reads it (closed meshes stay closed).
+pub fn load_obj_by_position(path: &Path) -> Mesh {
+    load_obj_indexed(path, false)
+}
+
+fn load_obj_indexed(path: &Path, single_index: bool) -> Mesh {
     let (models, _) =
-        tobj::load_obj(path, &tobj::LoadOptions { triangulate: true, single_index: true, ..Default::default() })
+        tobj::load_obj(path, &tobj::LoadOptions { triangulate: true, single_index, ..Default::default() })
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut b = MeshBuilder::new();
     for m in models {
@@ -22,7 +31,7 @@ pub fn load_obj(path: &Path) -> Mesh {
         b.vertices.extend(m.mesh.positions.chunks(3).map(|p| DVec3::new(p[0], p[1], p[2])));
         b.triangles.extend(m.mesh.indices.chunks(3).map(|t| [t[0] + base, t[1] + base, t[2] + base]));
     }
-    b.build().unwrap()
+    b.build().unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 pub fn arb_vec(r: f64) -> impl Strategy<Value = DVec3> {
