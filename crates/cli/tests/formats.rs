@@ -12,8 +12,10 @@ fn cli(args: &[&str]) -> (i32, String, String) {
 
 /// The CCD tests' cube (2 × 2 × 2 at the origin) as cube.obj, cube.STL and cube.gltf (with
 /// cube.bin beside it) in a fresh folder.
-fn cubes() -> (PathBuf, [String; 3]) {
-    let dir = std::env::temp_dir().join(format!("mockup-cli-formats-{}", std::process::id()));
+/// The cube in three formats, in a folder of the calling test's own (`tag`): tests run in
+/// parallel, and one rewriting a file another's process is reading made it read 0 bytes.
+fn cubes(tag: &str) -> (PathBuf, [String; 3]) {
+    let dir = std::env::temp_dir().join(format!("mockup-cli-formats-{}-{tag}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let obj = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../ccd/tests/data/ccd-cases/meshes/cube.obj");
     let mesh = load(&obj, &ImportOptions { split_objects: false }, &mut |_| {}).unwrap().parts.remove(0).mesh;
@@ -51,14 +53,13 @@ fn cubes() -> (PathBuf, [String; 3]) {
 
 #[test]
 fn info_opens_mesh_files_as_scenes() {
-    let (_, files) = cubes();
+    let (dir, files) = cubes("info");
     for f in &files {
         let (code, out, err) = cli(&["info", f]);
         assert_eq!(code, 0, "{f}: {err}");
         assert!(out.contains(": 1 parts") && out.contains("12 triangles") && out.contains("solid"), "{f}: {out}");
         assert!(out.contains("bounds (local) [-1.000, -1.000, -1.000] .. [1.000, 1.000, 1.000]"), "{f}: {out}");
     }
-    let (dir, _) = cubes();
     std::fs::write(dir.join("broken.stl"), "solid x\nfacet normal 0 0 1\n outer loop\n vertex 0 0 zero\n").unwrap();
     let (code, out, err) = cli(&["info", &dir.join("broken.stl").to_string_lossy()]);
     assert_eq!((code, out.as_str()), (2, ""));
@@ -67,7 +68,7 @@ fn info_opens_mesh_files_as_scenes() {
 
 #[test]
 fn toi_takes_any_format_and_answers_alike() {
-    let (_, files) = cubes();
+    let (_, files) = cubes("toi");
     let mut answers = Vec::new();
     for moving in &files {
         for fixed in &files {
