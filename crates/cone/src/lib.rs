@@ -22,11 +22,15 @@ pub struct Settings {
     pub tolerance: f64,
     /// Passes of the iteration before giving up; 0 means `50 + 5k`.
     pub max_iterations: usize,
+    /// The linear-term forms only: a floor under the size the tolerance is relative to, for
+    /// a caller that knows the size of the point its problem comes from (docs/cone.md §5).
+    /// 0 takes the size from `c` alone.
+    pub min_scale: f64,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { tolerance: 1e-12, max_iterations: 0 }
+        Settings { tolerance: 1e-12, max_iterations: 0, min_scale: 0.0 }
     }
 }
 
@@ -421,8 +425,10 @@ pub fn nonnegative_qp(gram: &[f64], linear: &[f64], settings: &Settings) -> Resu
     }
     check_finite("gram", gram)?;
     check_finite("linear", linear)?;
-    let scale =
-        (0..k).filter(|&i| gram[i * k + i] > 0.0).map(|i| linear[i].abs() / gram[i * k + i].sqrt()).fold(0.0, f64::max);
+    let scale = (0..k)
+        .filter(|&i| gram[i * k + i] > 0.0)
+        .map(|i| linear[i].abs() / gram[i * k + i].sqrt())
+        .fold(settings.min_scale, f64::max);
     let mut problem =
         QpProblem { k, g: gram, c: linear, scale, factor: Default::default(), column: Vec::new(), rhs: Vec::new() };
     Ok(solve_qp(&mut problem, settings))
@@ -455,7 +461,7 @@ pub fn nonnegative_qp_rows(
         .map(|i| (linear[i].abs(), dot(&rows[i * n..(i + 1) * n], &rows[i * n..(i + 1) * n]).sqrt()))
         .filter(|&(_, norm)| norm > 0.0)
         .map(|(c, norm)| c / norm)
-        .fold(0.0, f64::max);
+        .fold(settings.min_scale, f64::max);
     let mut buffers = QrBuffers::default();
     let mut problem = PointProblem { n: n.max(1), v: rows, b: &[], c: linear, scale, buffers: &mut buffers };
     Ok(solve_qp(&mut problem, settings))

@@ -106,7 +106,17 @@ pub fn solve(
         linear.push(bound - j_delta0);
     }
     let mut displacements = unconstrained.to_vec();
-    let settings = Settings { tolerance: 1e-10, ..Settings::default() };
+    // The unconstrained motion's size in the metric is the size the tolerance is relative to
+    // (docs/cone.md §5, "A floor under the scale").
+    let size = frames
+        .iter()
+        .zip(unconstrained)
+        .map(|(f, u)| {
+            (f.sqrt_mass * u.translation).length_squared() + (f.chol.transpose() * u.rotation).length_squared()
+        })
+        .sum::<f64>()
+        .sqrt();
+    let settings = Settings { tolerance: 1e-10, min_scale: size, ..Settings::default() };
     let Ok(qp) = nonnegative_qp_rows(&rows, n.max(1), &linear, &settings) else {
         // Non-finite input (a degenerate contact): no constraint can be trusted; no motion.
         displacements.iter_mut().for_each(|d| *d = Displacement::default());
@@ -258,6 +268,34 @@ mod tests {
         let d0 = [Displacement { translation: DVec3::new(1.0, 2.0, 3.0), rotation: DVec3::new(0.1, 0.0, 0.0) }];
         let s = solve(&[f], &[Some(0)], &[], &[], &d0);
         assert_eq!(s.displacements, d0.to_vec());
+    }
+
+    /// A pin in a zero-clearance hole, pulled along its axis: every row touches (bound 0) and
+    /// the motion slides along all of them, so each row's violation is rounding (normals a
+    /// hair off the horizontal). The motion must come through unchanged, not be "corrected"
+    /// by a nearly dependent set of rows (docs/cone.md §5, the wedged cap screw).
+    #[test]
+    fn sliding_along_every_touching_row_is_left_alone() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let f =
+            Frame::new(DVec3::new(0.0, 0.0, 10.0), 3000.0, DMat3::from_diagonal(DVec3::new(1e5, 1e5, 4e4))).unwrap();
+        for case in 0..50 {
+            let contacts: Vec<ContactPoint> = (0..40 + case)
+                .map(|_| {
+                    let angle = rnd(&mut seed) * std::f64::consts::PI;
+                    let radial = DVec3::new(angle.cos(), angle.sin(), 0.0);
+                    let normal = (-radial + DVec3::Z * 1e-16 * rnd(&mut seed)).normalize();
+                    let point = 5.0 * radial + DVec3::Z * (10.0 + 10.0 * rnd(&mut seed));
+                    contact(0, 1, point, normal, 0.0)
+                })
+                .collect();
+            let bounds = vec![0.0; contacts.len()];
+            let d0 = [Displacement { translation: DVec3::new(0.0, 0.0, 2.0), rotation: DVec3::ZERO }];
+            let s = solve(&[f], &[Some(0), None], &contacts, &bounds, &d0);
+            let d = s.displacements[0];
+            assert!((d.translation - d0[0].translation).length() < 1e-9, "case {case}: {d:?}");
+            assert!(d.rotation.length() < 1e-12, "case {case}: {d:?}");
+        }
     }
 
     /// A box resting on the floor through its four bottom corners, pulled down and sideways:
