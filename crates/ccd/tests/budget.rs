@@ -64,3 +64,47 @@ fn a_past_deadline_stops_at_once() {
     assert!(r.value.free_until <= whole.value.unwrap().time);
     assert!(r.counters.bv_tests < whole.counters.bv_tests, "{:?} vs {:?}", r.counters, whole.counters);
 }
+
+/// Queries large enough to split over two threads (each taking its pairs in time order):
+/// whatever the budget, the free time never passes the true first contact, a contact returned
+/// is that contact, and the split does happen.
+#[test]
+fn a_split_budgeted_traversal_never_claims_more_than_is_free() {
+    use glam::DVec3;
+    use mockup_ccd::{MeshBuilder, Motion, Pose};
+    let mesh = MeshBuilder::new().torus(Pose::IDENTITY, 1.0, 0.3, 48, 24).build().unwrap();
+    let (a, b) = (Collider::new(mesh.clone()), Collider::new(mesh));
+    let fixed = Motion::stationary(Pose::IDENTITY);
+    let mut splits = 0;
+    for (k, x) in [2.9, 3.1, 3.4].into_iter().enumerate() {
+        let turn = glam::DQuat::from_rotation_z(0.3 * k as f64);
+        let motion = Motion::new(
+            Pose::from_translation(DVec3::new(x, 0.1, 0.05)),
+            Pose { rotation: turn, translation: DVec3::new(x - 3.2, 0.3, 0.0) },
+        );
+        let plain = QueryOptions::default();
+        let truth = first_contact(&a, &motion, &b, &fixed, &plain).value.expect("they meet");
+        for tests in [300, 600, 1_000, 2_000, 5_000, 20_000, 1_000_000] {
+            for progress in [false, true] {
+                let opts = QueryOptions {
+                    budget: Some(QueryBudget { deadline: None, box_tests: Some(tests), progress }),
+                    ..plain
+                };
+                let r = first_contact_within_budget(&a, &motion, &b, &fixed, &opts);
+                splits += r.counters.parallel_splits;
+                let r = r.value;
+                assert!(r.free_until <= truth.time + 1e-12, "free until {} past {}", r.free_until, truth.time);
+                if let Some(c) = r.contact {
+                    assert_eq!(c, truth);
+                    assert_eq!(r.free_until, c.time);
+                }
+                if tests == 1_000_000 {
+                    assert_eq!(r.contact, Some(truth));
+                }
+            }
+        }
+    }
+    if std::thread::available_parallelism().map_or(1, |n| n.get()) >= 2 {
+        assert!(splits > 0, "no budgeted query split over two threads");
+    }
+}

@@ -288,6 +288,31 @@ struct Sweep<'a> {
 /// thread: small queries never pay for one.
 const SPLIT_AFTER: usize = 256;
 
+/// Pending pairs, earliest interval start first; among equal starts the last pushed (depth
+/// first).
+#[derive(Default)]
+struct TimeOrder {
+    heap: std::collections::BinaryHeap<(std::cmp::Reverse<u32>, u64, [u32; 5])>,
+    pushed: u64,
+}
+
+impl TimeOrder {
+    fn push(&mut self, p: Pending) {
+        self.pushed += 1;
+        self.heap.push((std::cmp::Reverse(p.i), self.pushed, [p.na, p.nb, p.i, p.j, p.slot]));
+    }
+    fn earliest(&self) -> Option<u32> {
+        self.heap.peek().map(|&(std::cmp::Reverse(i), _, _)| i)
+    }
+    fn pop(&mut self) -> Option<Pending> {
+        self.heap.pop().map(|(_, _, [na, nb, i, j, slot])| Pending { na, nb, i, j, slot })
+    }
+    /// Every pending pair, earliest first.
+    fn into_sorted(mut self) -> Vec<Pending> {
+        std::iter::from_fn(|| self.pop()).collect()
+    }
+}
+
 /// A pair of nodes to test over the grid interval `[i, j]`, whose motion is arena slot `slot`.
 #[derive(Clone, Copy)]
 struct Pending {
@@ -420,18 +445,62 @@ impl<'a> Sweep<'a> {
 
     /// A budgeted traversal (docs/queries.md §4): pairs are taken earliest interval first, so
     /// that when the budget runs out, every pair left starts at or after the earliest pending
-    /// interval, and the motion is proven free before it. One thread.
+    /// interval, and the motion is proven free before it. Split over two threads as
+    /// [`Sweep::traverse`] is, each taking its own pairs in time order: the motion is then
+    /// proven free before the earlier of the two threads' earliest pending intervals.
     fn traverse_in_time_order(&mut self) {
-        use std::cmp::Reverse;
-        use std::collections::BinaryHeap;
         let root = self.slot(0, self.grid);
-        // Earliest start first; among equal starts the last pushed (depth first).
-        let mut heap: BinaryHeap<(Reverse<u32>, u64, [u32; 5])> = BinaryHeap::new();
-        let mut seq = 0u64;
-        heap.push((Reverse(0), seq, [0, 0, 0, self.grid, root]));
+        let mut heap = TimeOrder::default();
+        heap.push(Pending { na: 0, nb: 0, i: 0, j: self.grid, slot: root });
+        self.run_in_time_order(&mut heap, SPLIT_AFTER);
+        if heap.heap.len() < 2 || self.interrupted.is_some() || !self.parallel || super::cores() < 2 {
+            self.run_in_time_order(&mut heap, usize::MAX);
+            return;
+        }
+        let shared = Arc::new(AtomicU64::new(self.z_limit.max(0.0).to_bits()));
+        self.shared_limit = Some(shared.clone());
+        let mut other = self.clone();
+        other.found.clear();
+        other.counters = Counters::default();
+        let (mut mine, mut theirs) = (TimeOrder::default(), TimeOrder::default());
+        for (k, p) in heap.into_sorted().into_iter().enumerate() {
+            if k % 2 == 0 { mine.push(p) } else { theirs.push(p) }
+        }
+        let other = std::thread::scope(|s| {
+            let handle = s.spawn(move || {
+                other.run_in_time_order(&mut theirs, usize::MAX);
+                (other.found, other.counters, other.interrupted)
+            });
+            self.run_in_time_order(&mut mine, usize::MAX);
+            handle.join().expect("the second traversal thread does not panic")
+        });
+        self.shared_limit = None;
+        self.counters += other.1;
+        self.counters.parallel_splits += 1;
+        for f in other.0 {
+            self.keep(f);
+        }
+        // Free before both threads' earliest pending intervals; a contact found before that
+        // is the first (the caller keeps contacts up to the free time).
+        self.interrupted = match (self.interrupted, other.2) {
+            (Some(x), Some(y)) => Some(x.min(y)),
+            (x, y) => x.or(y),
+        };
+        if self.interrupted.is_some_and(|t| t > self.time_limit()) {
+            self.interrupted = None;
+        }
+    }
+
+    /// Processes pending pairs earliest interval first until the heap is empty, `pairs` were
+    /// popped, or the budget ran out (then `interrupted` is the earliest pending interval's
+    /// start, if it is not after the best contact time).
+    fn run_in_time_order(&mut self, heap: &mut TimeOrder, pairs: usize) {
         let budget = self.budget.expect("a budgeted traversal has a budget");
-        let mut popped = 0u32;
-        while let Some(&(Reverse(i), _, _)) = heap.peek() {
+        let mut popped = 0usize;
+        while let Some(i) = heap.earliest() {
+            if popped >= pairs {
+                return;
+            }
             popped += 1;
             if popped.is_multiple_of(32) {
                 let late = budget.deadline.is_some_and(|d| std::time::Instant::now() >= d);
@@ -444,12 +513,11 @@ impl<'a> Sweep<'a> {
                     return;
                 }
             }
-            let (_, _, [na, nb, pi, pj, pslot]) = heap.pop().expect("peeked");
+            let p = heap.pop().expect("an earliest pair");
             let mut out = Vec::new();
-            self.process(Pending { na, nb, i: pi, j: pj, slot: pslot }, &mut out);
+            self.process(p, &mut out);
             for p in out {
-                seq += 1;
-                heap.push((Reverse(p.i), seq, [p.na, p.nb, p.i, p.j, p.slot]));
+                heap.push(p);
             }
         }
     }
