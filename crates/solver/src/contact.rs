@@ -2,7 +2,7 @@
 
 use glam::DVec3;
 use mockup_ccd::geometry::{closest_point_on_triangle, closest_points_segments};
-use mockup_ccd::mesh::Sides;
+use mockup_ccd::mesh::{Place, Side, Sides};
 use mockup_ccd::{Collider, ContactKind, Pose, ProximityPair};
 
 /// Index of a body in its world.
@@ -73,6 +73,9 @@ impl ContactPoint {
         let to_world_j = |v: DVec3| pose_j.transform_vector(v);
         let to_world_i = |v: DVec3| pose_i.transform_vector(v);
         let (fi, fj) = (self.feature_i, self.feature_j);
+        // Not inside: outside, along the surface (the point lies on it, as a vertex in a
+        // face's plane does for VF), or unknown (docs/contact-from-start.md §3).
+        let not_inside = |sides: &Sides, e: u32, u: DVec3| sides.side(Place::Edge(e), u) != Side::Inside;
         // Whether i's feature is outside j (or j's outside i), and the outward normal for
         // touching features.
         let (outside, touching_normal) = match self.kind {
@@ -96,13 +99,13 @@ impl ContactPoint {
                 } else {
                     m
                 };
-                (d == DVec3::ZERO || side_j.edge_outside(fj, in_j(d.normalize())), n)
+                (d == DVec3::ZERO || not_inside(side_j, fj, in_j(d.normalize())), n)
             }
             ContactKind::VertexEdge => {
-                (d == DVec3::ZERO || side_j.edge_outside(fj, in_j(d.normalize())), to_world_j(side_j.edge_normal(fj)))
+                (d == DVec3::ZERO || not_inside(side_j, fj, in_j(d.normalize())), to_world_j(side_j.edge_normal(fj)))
             }
             ContactKind::EdgeVertex => {
-                (d == DVec3::ZERO || side_i.edge_outside(fi, in_i(-d.normalize())), -to_world_i(side_i.edge_normal(fi)))
+                (d == DVec3::ZERO || not_inside(side_i, fi, in_i(-d.normalize())), -to_world_i(side_i.edge_normal(fi)))
             }
             ContactKind::VertexVertex => {
                 let n = to_world_j(side_j.vertex_normal(fj));

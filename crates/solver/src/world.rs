@@ -14,6 +14,7 @@ use mockup_ccd::{
     Collider, Contact, ContactKind, Counters, InContact, Motion, Pose, QueryBudget, QueryOptions, Screw,
     contacts_within, first_contact_within_budget, intersects, near_triangle_pairs, proximity, proximity_among,
 };
+use mockup_cone::Metric;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -283,7 +284,11 @@ fn ordered(a: BodyId, b: BodyId) -> (BodyId, BodyId) {
 }
 
 enum Moved {
-    Full,
+    /// Moved the whole way of the solved displacement; `closed_gap` when a row of a pair in
+    /// contact from the start that held it was a gap, now closed: that contact's row is a
+    /// touching one now, which may let the next solve go on (a ring of a screw's vertices
+    /// reaching the next plate's face slides along its hole).
+    Full { closed_gap: bool },
     /// The budget ran out: moved as far as was proven free, maybe not at all.
     OutOfTime,
     /// Moved the whole way of a displacement shortened to keep a pair in contact from the
@@ -291,10 +296,7 @@ enum Moved {
     Shortened,
     /// Stopped before a contact: at `time` of the sub-step; `linearisation` when the hitting
     /// pair was already a contact, so the linearised constraints let the motion through.
-    Blocked {
-        time: f64,
-        linearisation: bool,
-    },
+    Blocked { time: f64, linearisation: bool },
 }
 
 impl World {
@@ -694,8 +696,12 @@ impl World {
             let moved = self.substep(&movers, Some((id, d0)), &mut report);
             movers = self.movers(id, &mut report);
             match moved {
-                Moved::Full if reach == 1.0 => break,
-                Moved::Full => reach = (2.0 * reach).min(1.0),
+                Moved::Full { closed_gap } if reach == 1.0 => {
+                    if !closed_gap {
+                        break;
+                    }
+                }
+                Moved::Full { .. } => reach = (2.0 * reach).min(1.0),
                 Moved::Shortened => {}
                 Moved::OutOfTime => break,
                 Moved::Blocked { time, linearisation } => {
@@ -796,11 +802,32 @@ impl World {
             };
             moved(c.body_i, c.point_i) - moved(c.body_j, c.point_j)
         };
-        let presses = |c: &ContactPoint| self.touching_side(c, relative(c)).0 == Side::Inside;
+        // Whether the unconstrained motion, slid along the planes of the rows `along` (their
+        // normals), takes a touching feature into the other part at `c`'s place; if so, the
+        // normal of the surface nearest that motion there (§3: rows are added until the
+        // motion, slid along them, presses in nowhere).
+        let presses = |c: &ContactPoint, along: &[DVec3]| {
+            let mut w = relative(c);
+            if !along.is_empty() {
+                // The nearest motion that no row of `along` forbids: w less its projection on
+                // the polar cone, which the rows' inward normals generate.
+                let inward: Vec<f64> = along.iter().flat_map(|n| (-*n).to_array()).collect();
+                if let Ok(p) = mockup_cone::project(&inward, 3, &w.to_array(), Metric::Identity, &Default::default()) {
+                    w -= DVec3::from_slice(&p.point);
+                }
+            }
+            match self.touching_side(c, w) {
+                (Side::Inside, normal) => Some(normal.unwrap_or(c.normal)),
+                _ => None,
+            }
+        };
         let mut candidates: Vec<ContactPoint> =
             rows(&self.contacts, 0.25 * s.repositioning, s.breaking, wanted, presses)
                 .into_iter()
-                .map(|k| self.contacts[k])
+                .map(|(k, normal)| ContactPoint {
+                    normal: normal.unwrap_or(self.contacts[k].normal),
+                    ..self.contacts[k]
+                })
                 .collect();
         // A touching row at an edge or corner of the other part that the motion does not press
         // into holds with the surface nearest the motion there (§3): its normal, not the
@@ -824,6 +851,14 @@ impl World {
         if !solution.converged {
             report.unconverged_solves += 1;
         }
+        let closed_gap = rows.iter().zip(&row_bounds).any(|(c, &bound)| {
+            let moved = |b: BodyId, p: DVec3| {
+                let d = slot[b].map(|k| solution.displacements[k]).unwrap_or_default();
+                d.translation + d.rotation.cross(p - slot[b].map_or(p, |k| frames[k].center))
+            };
+            let change = c.normal.dot(moved(c.body_i, c.point_i) - moved(c.body_j, c.point_j));
+            c.seated && c.separation > 0.0 && bound < 0.0 && change - bound <= 1e-7 * s.security
+        });
         let scale = self.turn_limit(&in_space, &solution.displacements);
         // Motions along Redon's screws.
         let mut motions: HashMap<BodyId, Motion> = HashMap::new();
@@ -979,7 +1014,7 @@ impl World {
                 return Moved::Blocked { time: 0.0, linearisation: true };
             }
             record(report, 1.0);
-            return if scale < 1.0 { Moved::Shortened } else { Moved::Full };
+            return if scale < 1.0 { Moved::Shortened } else { Moved::Full { closed_gap } };
         };
         let (i, j) = pairs[k];
         let (path_i, path_j) = (path_of(i), path_of(j));
@@ -1257,20 +1292,23 @@ fn inside_feature(c: &ContactPoint) -> Feature {
 /// the nearest, which tell its depth — of those only the one the motion would deepen least
 /// (`preference`, larger is better), since the depth is kept with any one, unless the feature
 /// touches and the unconstrained motion would take it into the other part where any of them
-/// touches (`presses`): then all (a block pushed into an inner corner).
+/// touches (`presses`): then rows are added, each with the normal of the surface nearest the
+/// motion slid along the rows so far, until that motion presses in nowhere (both faces of an
+/// inner corner; one face at a convex edge). Each kept contact comes with its row's normal
+/// when that is not the contact's own.
 fn rows(
     contacts: &[ContactPoint],
     tie: f64,
     band: f64,
     preference: impl Fn(&ContactPoint) -> f64,
-    presses: impl Fn(&ContactPoint) -> bool,
-) -> Vec<usize> {
+    presses: impl Fn(&ContactPoint, &[DVec3]) -> Option<DVec3>,
+) -> Vec<(usize, Option<DVec3>)> {
     let nearest = nearest(contacts, band);
     let mut tied: HashMap<Feature, Vec<usize>> = HashMap::new();
-    let mut keep: Vec<usize> = Vec::with_capacity(contacts.len());
+    let mut keep: Vec<(usize, Option<DVec3>)> = Vec::with_capacity(contacts.len());
     for (k, c) in contacts.iter().enumerate() {
         if !c.seated {
-            keep.push(k);
+            keep.push((k, None));
             continue;
         }
         if !reads_depth(c, band) {
@@ -1280,7 +1318,7 @@ fn rows(
         let (d, s) = nearest[&feature];
         if s > tie {
             if c.separation.abs() <= d + band {
-                keep.push(k);
+                keep.push((k, None));
             }
         } else if c.separation.abs() <= d + tie {
             tied.entry(feature).or_default().push(k);
@@ -1288,16 +1326,32 @@ fn rows(
     }
     for (feature, ks) in &tied {
         // Inside already, its depth is the nearest reading's, kept by any one; touching, it
-        // must not be pressed in anywhere it touches.
+        // must not be pressed in anywhere it touches: one row when sliding along the best
+        // one's plane presses in nowhere (a convex edge or corner: outside either face),
+        // every one otherwise (a reflex edge or an inner corner: outside both).
         let inside = -nearest[feature].1 > tie;
-        if inside || !ks.iter().any(|&k| presses(&contacts[k])) {
-            let best =
-                ks.iter().copied().max_by(|&x, &y| preference(&contacts[x]).total_cmp(&preference(&contacts[y])));
-            keep.extend(best);
-        } else {
-            keep.extend_from_slice(ks);
+        let best_of = |ks: &mut dyn Iterator<Item = usize>| {
+            ks.max_by(|&x, &y| preference(&contacts[x]).total_cmp(&preference(&contacts[y])))
+        };
+        let Some(best) = best_of(&mut ks.iter().copied()) else { continue };
+        let mut chosen: Vec<(usize, Option<DVec3>)> = vec![(best, None)];
+        if !inside && ks.iter().any(|&k| presses(&contacts[k], &[]).is_some()) {
+            // Touching and pressed in: add rows until the motion slid along them presses in
+            // nowhere, each where the slid motion still presses in, the least deepened
+            // first, with the normal of the surface nearest that motion there.
+            for _ in 0..ks.len().min(4) {
+                let along: Vec<DVec3> = chosen.iter().map(|&(k, n)| n.unwrap_or(contacts[k].normal)).collect();
+                let next = ks
+                    .iter()
+                    .filter_map(|&k| presses(&contacts[k], &along).map(|n| (k, n)))
+                    .filter(|&(_, n)| along.iter().all(|a| a.dot(n) < 1.0 - 1e-9))
+                    .max_by(|x, y| preference(&contacts[x.0]).total_cmp(&preference(&contacts[y.0])));
+                let Some((k, n)) = next else { break };
+                chosen.push((k, Some(n)));
+            }
         }
+        keep.extend(chosen);
     }
-    keep.sort_unstable();
+    keep.sort_unstable_by_key(|&(k, _)| k);
     keep
 }
