@@ -39,8 +39,14 @@ pub fn run(args: &[String]) -> Result<(), UsageError> {
     let from = o.pose("from")?.ok_or_else(|| UsageError("missing --from".into()))?;
     let to = o.pose("to")?.ok_or_else(|| UsageError("missing --to".into()))?;
     let fixed_pose = o.pose("fixed-pose")?.unwrap_or(Pose::IDENTITY);
-    let moving = load(o.required("moving")?)?;
-    let fixed = load(o.required("fixed")?)?;
+    let (moving_path, fixed_path) = (o.required("moving")?, o.required("fixed")?);
+    // The two meshes are read and built at once, one on each core.
+    let (moving, fixed) = std::thread::scope(|s| {
+        let fixed = s.spawn(|| load(fixed_path));
+        let moving = load(moving_path);
+        (moving, fixed.join().expect("loading a mesh does not panic"))
+    });
+    let (moving, fixed) = (moving?, fixed?);
     // BM-culling assumes the motion starts free of interpenetration (docs/bm-culling.md §1);
     // from an intersecting start every feature pair is tested, as brute force would.
     let overlapping = intersects(&moving, &from, &fixed, &fixed_pose).value;
