@@ -416,62 +416,30 @@ impl<'a> Sweep<'a> {
             return;
         }
         // Split the pending pairs over two threads, alternately (the stack holds subtrees of
-        // every depth); both share the best time found so far.
-        let shared = Arc::new(AtomicU64::new(self.z_limit.max(0.0).to_bits()));
-        self.shared_limit = Some(shared.clone());
-        let mut other = self.clone();
-        other.found.clear();
-        other.counters = Counters::default();
-        let mut theirs: Vec<Pending> = Vec::with_capacity(stack.len() / 2 + 1);
-        let mut mine = Vec::with_capacity(stack.len() / 2 + 1);
+        // every depth).
+        let (mut mine, mut theirs): (Vec<Pending>, Vec<Pending>) = (Vec::new(), Vec::new());
         for (k, p) in stack.into_iter().enumerate() {
             if k % 2 == 0 { mine.push(p) } else { theirs.push(p) }
         }
-        let other = std::thread::scope(|s| {
-            let handle = s.spawn(move || {
-                other.run(&mut theirs, usize::MAX);
-                (other.found, other.counters)
-            });
-            self.run(&mut mine, usize::MAX);
-            handle.join().expect("the second traversal thread does not panic")
-        });
-        self.shared_limit = None;
-        self.counters += other.1;
-        self.counters.parallel_splits += 1;
-        for f in other.0 {
-            self.keep(f);
-        }
+        self.on_two_threads((&mut mine, &mut theirs), |sweep, stack| sweep.run(stack, usize::MAX));
     }
 
-    /// A budgeted traversal (docs/queries.md §4): pairs are taken earliest interval first, so
-    /// that when the budget runs out, every pair left starts at or after the earliest pending
-    /// interval, and the motion is proven free before it. Split over two threads as
-    /// [`Sweep::traverse`] is, each taking its own pairs in time order: the motion is then
-    /// proven free before the earlier of the two threads' earliest pending intervals.
-    fn traverse_in_time_order(&mut self) {
-        let root = self.slot(0, self.grid);
-        let mut heap = TimeOrder::default();
-        heap.push(Pending { na: 0, nb: 0, i: 0, j: self.grid, slot: root });
-        self.run_in_time_order(&mut heap, SPLIT_AFTER);
-        if heap.heap.len() < 2 || self.interrupted.is_some() || !self.parallel || super::cores() < 2 {
-            self.run_in_time_order(&mut heap, usize::MAX);
-            return;
-        }
+    /// Runs `work` on this sweep with `mine` and on a copy of it, on a second thread, with
+    /// `theirs`; both share the best time found so far. Their contacts and counters are merged
+    /// into this sweep; its `interrupted` is the earlier of the two (docs/queries.md §4).
+    fn on_two_threads<P: Send>(&mut self, (mine, theirs): (&mut P, &mut P), work: impl Fn(&mut Sweep, &mut P) + Sync) {
         let shared = Arc::new(AtomicU64::new(self.z_limit.max(0.0).to_bits()));
-        self.shared_limit = Some(shared.clone());
+        self.shared_limit = Some(shared);
         let mut other = self.clone();
         other.found.clear();
         other.counters = Counters::default();
-        let (mut mine, mut theirs) = (TimeOrder::default(), TimeOrder::default());
-        for (k, p) in heap.into_sorted().into_iter().enumerate() {
-            if k % 2 == 0 { mine.push(p) } else { theirs.push(p) }
-        }
+        let work = &work;
         let other = std::thread::scope(|s| {
             let handle = s.spawn(move || {
-                other.run_in_time_order(&mut theirs, usize::MAX);
+                work(&mut other, theirs);
                 (other.found, other.counters, other.interrupted)
             });
-            self.run_in_time_order(&mut mine, usize::MAX);
+            work(self, mine);
             handle.join().expect("the second traversal thread does not panic")
         });
         self.shared_limit = None;
@@ -489,6 +457,27 @@ impl<'a> Sweep<'a> {
         if self.interrupted.is_some_and(|t| t > self.time_limit()) {
             self.interrupted = None;
         }
+    }
+
+    /// A budgeted traversal (docs/queries.md §4): pairs are taken earliest interval first, so
+    /// that when the budget runs out, every pair left starts at or after the earliest pending
+    /// interval, and the motion is proven free before it. Split over two threads as
+    /// [`Sweep::traverse`] is, each taking its own pairs in time order: the motion is then
+    /// proven free before the earlier of the two threads' earliest pending intervals.
+    fn traverse_in_time_order(&mut self) {
+        let root = self.slot(0, self.grid);
+        let mut heap = TimeOrder::default();
+        heap.push(Pending { na: 0, nb: 0, i: 0, j: self.grid, slot: root });
+        self.run_in_time_order(&mut heap, SPLIT_AFTER);
+        if heap.heap.len() < 2 || self.interrupted.is_some() || !self.parallel || super::cores() < 2 {
+            self.run_in_time_order(&mut heap, usize::MAX);
+            return;
+        }
+        let (mut mine, mut theirs) = (TimeOrder::default(), TimeOrder::default());
+        for (k, p) in heap.into_sorted().into_iter().enumerate() {
+            if k % 2 == 0 { mine.push(p) } else { theirs.push(p) }
+        }
+        self.on_two_threads((&mut mine, &mut theirs), |sweep, heap| sweep.run_in_time_order(heap, usize::MAX));
     }
 
     /// Processes pending pairs earliest interval first until the heap is empty, `pairs` were
