@@ -1326,9 +1326,9 @@ fn rows(
     }
     for (feature, ks) in &tied {
         // Inside already, its depth is the nearest reading's, kept by any one; touching, it
-        // must not be pressed in anywhere it touches: one row when sliding along the best
-        // one's plane presses in nowhere (a convex edge or corner: outside either face),
-        // every one otherwise (a reflex edge or an inner corner: outside both).
+        // must not be pressed in anywhere it touches: at a convex edge or corner one face's
+        // row does (outside either face is outside), at a reflex edge or an inner corner it
+        // takes both (outside both).
         let inside = -nearest[feature].1 > tie;
         let best_of = |ks: &mut dyn Iterator<Item = usize>| {
             ks.max_by(|&x, &y| preference(&contacts[x]).total_cmp(&preference(&contacts[y])))
@@ -1336,9 +1336,9 @@ fn rows(
         let Some(best) = best_of(&mut ks.iter().copied()) else { continue };
         let mut chosen: Vec<(usize, Option<DVec3>)> = vec![(best, None)];
         if !inside && ks.iter().any(|&k| presses(&contacts[k], &[]).is_some()) {
-            // Touching and pressed in: add rows until the motion slid along them presses in
-            // nowhere, each where the slid motion still presses in, the least deepened
-            // first, with the normal of the surface nearest that motion there.
+            // Touching and pressed in: add rows (at most four more) until the motion slid
+            // along them presses in nowhere, each where the slid motion still presses in, the
+            // least deepened first, with the normal of the surface nearest that motion there.
             for _ in 0..ks.len().min(4) {
                 let along: Vec<DVec3> = chosen.iter().map(|&(k, n)| n.unwrap_or(contacts[k].normal)).collect();
                 let next = ks
