@@ -206,6 +206,9 @@ pub struct World {
     /// During a drag: its deadline and box-test limit (`SolverSettings::time_budget`,
     /// `work_budget`).
     budget: Option<(Option<Instant>, Option<u64>)>,
+    /// `contacts` are about `focus` at the bodies' current poses: the next drag of that body
+    /// needs no refresh before its first solve.
+    fresh: bool,
 }
 
 /// The broad phase over the bodies, and those whose box it refused (a pose too large to
@@ -308,6 +311,7 @@ impl World {
     }
 
     pub fn add_body(&mut self, collider: Arc<Collider>, pose: Pose, fixed: bool) -> BodyId {
+        self.fresh = false;
         self.bodies.push(Body::new(collider, pose.normalized(), fixed));
         let id = self.bodies.len() - 1;
         self.boxes.place(id, &self.bodies[id]);
@@ -316,6 +320,7 @@ impl World {
 
     /// Moves a body (keeping its box current).
     fn put(&mut self, id: BodyId, pose: Pose) {
+        self.fresh = false;
         self.bodies[id].pose = pose;
         self.boxes.place(id, &self.bodies[id]);
     }
@@ -334,6 +339,7 @@ impl World {
 
     pub fn set_settings(&mut self, settings: SolverSettings) -> Result<(), SolverError> {
         settings.validate().map_err(SolverError::Settings)?;
+        self.fresh = false;
         self.settings = settings;
         // εr and εb may have changed: the classification and the candidates with them.
         self.candidates.clear();
@@ -523,6 +529,7 @@ impl World {
         }
         self.contacts = contacts;
         self.focus = movers.to_vec();
+        self.fresh = true;
     }
 
     /// Appends the contacts of bodies i and j within `within` (from kept candidates when their
@@ -666,7 +673,10 @@ impl World {
         // displacement, the screw is not; a sub-step that gets nowhere because of that retries
         // with a shorter one (docs/solver.md §4).
         let mut reach = 1.0;
-        self.refresh_timed(&[id], &mut report);
+        // The last drag of this body (or its placement) left its contacts current.
+        if !(self.fresh && self.focus == [id]) {
+            self.refresh_timed(&[id], &mut report);
+        }
         if self.release_separated(&[id]) {
             // Their contacts are ordinary ones now.
             self.refresh_timed(&[id], &mut report);
