@@ -52,6 +52,8 @@ pub enum ConeError {
     NonFinite { what: &'static str, index: usize },
     /// The metric is not symmetric positive definite.
     MetricNotPositiveDefinite,
+    /// `Settings::min_scale` is negative.
+    NegativeScale,
 }
 
 impl fmt::Display for ConeError {
@@ -62,6 +64,7 @@ impl fmt::Display for ConeError {
             }
             ConeError::NonFinite { what, index } => write!(f, "{what}[{index}] is not a finite number"),
             ConeError::MetricNotPositiveDefinite => write!(f, "the metric is not symmetric positive definite"),
+            ConeError::NegativeScale => write!(f, "min_scale is negative"),
         }
     }
 }
@@ -425,6 +428,7 @@ pub fn nonnegative_qp(gram: &[f64], linear: &[f64], settings: &Settings) -> Resu
     }
     check_finite("gram", gram)?;
     check_finite("linear", linear)?;
+    check_min_scale(settings)?;
     let scale = (0..k)
         .filter(|&i| gram[i * k + i] > 0.0)
         .map(|i| linear[i].abs() / gram[i * k + i].sqrt())
@@ -432,6 +436,16 @@ pub fn nonnegative_qp(gram: &[f64], linear: &[f64], settings: &Settings) -> Resu
     let mut problem =
         QpProblem { k, g: gram, c: linear, scale, factor: Default::default(), column: Vec::new(), rhs: Vec::new() };
     Ok(solve_qp(&mut problem, settings))
+}
+
+/// `Settings::min_scale` must be a size: finite and not negative (an infinite one would make
+/// every violation look like rounding).
+fn check_min_scale(settings: &Settings) -> Result<(), ConeError> {
+    check_finite("min_scale", &[settings.min_scale])?;
+    if settings.min_scale < 0.0 {
+        return Err(ConeError::NegativeScale);
+    }
+    Ok(())
 }
 
 /// Runs the iteration on a linear-term problem and hands back its coefficients.
@@ -457,6 +471,7 @@ pub fn nonnegative_qp_rows(
     }
     check_finite("rows", rows)?;
     check_finite("linear", linear)?;
+    check_min_scale(settings)?;
     let scale = (0..k)
         .map(|i| (linear[i].abs(), dot(&rows[i * n..(i + 1) * n], &rows[i * n..(i + 1) * n]).sqrt()))
         .filter(|&(_, norm)| norm > 0.0)

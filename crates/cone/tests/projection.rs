@@ -384,6 +384,11 @@ fn bad_input_is_an_error() {
     assert!(nonnegative_qp(&[1.0], &[1.0, 2.0], &s).is_err());
     assert!(nonnegative_qp_rows(&[1.0, 2.0, 3.0], 2, &[1.0, 2.0], &s).is_err());
     assert!(nonnegative_qp_rows(&[1.0, f64::INFINITY], 2, &[1.0], &s).is_err());
+    for bad in [f64::INFINITY, f64::NAN, -1.0] {
+        let s = Settings { min_scale: bad, ..Settings::default() };
+        assert!(nonnegative_qp_rows(&[1.0, 0.0], 2, &[1.0], &s).is_err(), "min_scale {bad}");
+        assert!(nonnegative_qp(&[1.0], &[1.0], &s).is_err(), "min_scale {bad}");
+    }
 }
 
 #[test]

@@ -288,9 +288,10 @@ fn ordered(a: BodyId, b: BodyId) -> (BodyId, BodyId) {
 
 enum Moved {
     /// Moved the whole way of the solved displacement; `closed_gap` when a row of a pair in
-    /// contact from the start that held it was a gap, now closed: that contact's row is a
-    /// touching one now, which may let the next solve go on (a ring of a screw's vertices
-    /// reaching the next plate's face slides along its hole).
+    /// contact from the start that held it was a gap, now closed to its floor (touching, for
+    /// a pair that started touching): its row reads differently now, which may let the next
+    /// solve go on (a ring of a screw's vertices reaching the next plate's face slides along
+    /// its hole).
     Full { closed_gap: bool },
     /// The budget ran out: moved as far as was proven free, maybe not at all.
     OutOfTime,
@@ -817,7 +818,8 @@ impl World {
         // normal of the surface nearest that motion there (§3: rows are added until the
         // motion, slid along them, presses in nowhere).
         let presses = |c: &ContactPoint, along: &[DVec3]| {
-            let mut w = relative(c);
+            let unconstrained = relative(c);
+            let mut w = unconstrained;
             if !along.is_empty() {
                 // The nearest motion that no row of `along` forbids: w less its projection on
                 // the polar cone, which the rows' inward normals generate.
@@ -825,29 +827,36 @@ impl World {
                 if let Ok(p) = mockup_cone::project(&inward, 3, &w.to_array(), Metric::Identity, &Default::default()) {
                     w -= DVec3::from_slice(&p.point);
                 }
+                // The rows stop it: what is left is rounding, in no direction.
+                if w.length() <= 1e-9 * unconstrained.length() {
+                    return None;
+                }
             }
             match self.touching_side(c, w) {
                 (Side::Inside, normal) => Some(normal.unwrap_or(c.normal)),
                 _ => None,
             }
         };
-        let mut candidates: Vec<ContactPoint> =
-            rows(&self.contacts, 0.25 * s.repositioning, s.breaking, wanted, presses)
-                .into_iter()
-                .map(|(k, normal)| ContactPoint {
-                    normal: normal.unwrap_or(self.contacts[k].normal),
-                    ..self.contacts[k]
-                })
-                .collect();
-        // A touching row at an edge or corner of the other part that the motion does not press
-        // into holds with the surface nearest the motion there (§3): its normal, not the
-        // normal of whichever face the contact was read against.
-        for c in candidates.iter_mut().filter(|c| c.seated && c.separation == 0.0) {
-            if let (side, Some(normal)) = self.touching_side(c, relative(c))
-                && side != Side::Inside
-            {
-                c.normal = normal;
+        let chosen = rows(&self.contacts, 0.25 * s.repositioning, s.breaking, wanted, presses);
+        let mut candidates: Vec<ContactPoint> = Vec::with_capacity(chosen.len());
+        for (k, normal) in chosen {
+            let mut c = self.contacts[k];
+            match normal {
+                // A pressed-in touching row: the normal `rows` chose for it.
+                Some(n) => c.normal = n,
+                // A touching row at an edge or corner of the other part that the motion does
+                // not press into holds with the surface nearest the motion there (§3): its
+                // normal, not the normal of whichever face the contact was read against.
+                None if c.seated && c.separation == 0.0 => {
+                    if let (side, Some(n)) = self.touching_side(&c, relative(&c))
+                        && side != Side::Inside
+                    {
+                        c.normal = n;
+                    }
+                }
+                None => {}
             }
+            candidates.push(c);
         }
         let bounds: Vec<f64> = candidates.iter().map(|c| self.bound(c)).collect();
         let kept = patch::corners(&candidates, &bounds, 1e-9 * s.security);
@@ -1344,7 +1353,10 @@ fn rows(
             ks.max_by(|&x, &y| preference(&contacts[x]).total_cmp(&preference(&contacts[y])))
         };
         let Some(best) = best_of(&mut ks.iter().copied()) else { continue };
-        let mut chosen: Vec<(usize, Option<DVec3>)> = vec![(best, None)];
+        // Where the motion presses in at its place, even the first row takes the normal of the
+        // surface nearest the motion there.
+        let mut chosen: Vec<(usize, Option<DVec3>)> =
+            vec![(best, if inside { None } else { presses(&contacts[best], &[]) })];
         if !inside && ks.iter().any(|&k| presses(&contacts[k], &[]).is_some()) {
             // Touching and pressed in: add rows (at most four more) until the motion slid
             // along them presses in nowhere, each where the slid motion still presses in, the

@@ -469,12 +469,21 @@ impl<'a> Sweep<'a> {
         let mut heap = TimeOrder::default();
         heap.push(Pending { na: 0, nb: 0, i: 0, j: self.grid, slot: root });
         self.run_in_time_order(&mut heap, SPLIT_AFTER);
-        if heap.heap.len() < 2 || self.interrupted.is_some() || !self.parallel || super::cores() < 2 {
+        if self.interrupted.is_some() {
+            return; // out of budget already
+        }
+        // Only a deadline splits: a box-test budget stays a budget that gives the same answer
+        // on every machine (for tests), which two threads racing for the best time would not.
+        let deadline = self.budget.is_some_and(|b| b.deadline.is_some());
+        if heap.heap.len() < 2 || !deadline || !self.parallel || super::cores() < 2 {
             self.run_in_time_order(&mut heap, usize::MAX);
             return;
         }
+        // Dealt alternately in time order, and pushed latest first so that among equal starts
+        // each new heap pops them in the order the whole one would have.
         let (mut mine, mut theirs) = (TimeOrder::default(), TimeOrder::default());
-        for (k, p) in heap.into_sorted().into_iter().enumerate() {
+        let sorted = heap.into_sorted();
+        for (k, p) in sorted.into_iter().enumerate().rev() {
             if k % 2 == 0 { mine.push(p) } else { theirs.push(p) }
         }
         self.on_two_threads((&mut mine, &mut theirs), |sweep, heap| sweep.run_in_time_order(heap, usize::MAX));
