@@ -1116,6 +1116,8 @@ impl World {
             }
             if !self.contacts.iter().any(|k| k.same_features(&cp)) {
                 self.contacts.push(cp);
+                // Not a rebuild any more (these may lie beyond εb): the next drag rebuilds.
+                self.fresh = false;
             }
         }
         let moved = t_b > 0.0 && previous.iter().any(|&(b, p)| self.bodies[b].pose != p);
