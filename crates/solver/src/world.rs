@@ -800,19 +800,9 @@ impl World {
         }
         let clock = Instant::now();
         // How the unconstrained motion would change a contact's distance (ties between rows).
-        let wanted = |c: &ContactPoint| {
-            let moved = |b: BodyId, p: DVec3| {
-                slot[b].map_or(DVec3::ZERO, |k| d0[k].translation + d0[k].rotation.cross(p - frames[k].center))
-            };
-            c.normal.dot(moved(c.body_i, c.point_i) - moved(c.body_j, c.point_j))
-        };
+        let wanted = |c: &ContactPoint| c.normal.dot(relative_motion(c, &slot, &frames, &d0));
         // How the unconstrained motion moves i's point of a contact relative to j's.
-        let relative = |c: &ContactPoint| {
-            let moved = |b: BodyId, p: DVec3| {
-                slot[b].map_or(DVec3::ZERO, |k| d0[k].translation + d0[k].rotation.cross(p - frames[k].center))
-            };
-            moved(c.body_i, c.point_i) - moved(c.body_j, c.point_j)
-        };
+        let relative = |c: &ContactPoint| relative_motion(c, &slot, &frames, &d0);
         // Whether the unconstrained motion, slid along the planes of the rows `along` (their
         // normals), takes a touching feature into the other part at `c`'s place; if so, the
         // normal of the surface nearest that motion there (§3: rows are added until the
@@ -871,11 +861,7 @@ impl World {
             report.unconverged_solves += 1;
         }
         let closed_gap = rows.iter().zip(&row_bounds).any(|(c, &bound)| {
-            let moved = |b: BodyId, p: DVec3| {
-                let d = slot[b].map(|k| solution.displacements[k]).unwrap_or_default();
-                d.translation + d.rotation.cross(p - slot[b].map_or(p, |k| frames[k].center))
-            };
-            let change = c.normal.dot(moved(c.body_i, c.point_i) - moved(c.body_j, c.point_j));
+            let change = c.normal.dot(relative_motion(c, &slot, &frames, &solution.displacements));
             c.seated && c.separation > 0.0 && bound < 0.0 && change - bound <= 1e-7 * s.security
         });
         let scale = self.turn_limit(&in_space, &solution.displacements);
@@ -1256,6 +1242,15 @@ impl World {
     }
 }
 
+/// How the displacements (one per slot of the motion space) move i's point of a contact
+/// relative to j's, to first order; a body without a slot stays put.
+fn relative_motion(c: &ContactPoint, slot: &[Option<usize>], frames: &[Frame], d: &[Displacement]) -> DVec3 {
+    let moved = |b: BodyId, p: DVec3| {
+        slot[b].map_or(DVec3::ZERO, |k| d[k].translation + d[k].rotation.cross(p - frames[k].center))
+    };
+    moved(c.body_i, c.point_i) - moved(c.body_j, c.point_j)
+}
+
 /// The penetration depth of one pair's contacts (docs/contact-from-start.md §5): of each
 /// feature's contacts (`inside_feature`), the nearest one tells whether the feature is inside
 /// the other part and how deep (the side of the nearest surface point is the side, by the
@@ -1357,9 +1352,11 @@ fn rows(
         let Some(best) = best_of(&mut ks.iter().copied()) else { continue };
         // Where the motion presses in at its place, even the first row takes the normal of the
         // surface nearest the motion there.
-        let mut chosen: Vec<(usize, Option<DVec3>)> =
-            vec![(best, if inside { None } else { presses(&contacts[best], &[]) })];
-        if !inside && ks.iter().any(|&k| presses(&contacts[k], &[]).is_some()) {
+        let pressed: Vec<Option<DVec3>> =
+            if inside { vec![None; ks.len()] } else { ks.iter().map(|&k| presses(&contacts[k], &[])).collect() };
+        let at_best = ks.iter().position(|&k| k == best).and_then(|i| pressed[i]);
+        let mut chosen: Vec<(usize, Option<DVec3>)> = vec![(best, at_best)];
+        if pressed.iter().any(Option::is_some) {
             // Touching and pressed in: add rows (at most four more) until the motion slid
             // along them presses in nowhere, each where the slid motion still presses in, the
             // least deepened first, with the normal of the surface nearest that motion there.
