@@ -1,11 +1,14 @@
 //! `first_contact_within_budget`: a first contact that may stop early and say how far the
-//! motion is proven free (docs/queries.md §4).
+//! motion is proven free, and `first_contact_suspendable`, which goes on later from where it
+//! stopped (docs/queries.md §4).
 
 mod common;
 
 use common::*;
 use mockup_ccd::query::reference;
-use mockup_ccd::{Collider, QueryBudget, QueryOptions, first_contact, first_contact_within_budget};
+use mockup_ccd::{
+    Collider, QueryBudget, QueryOptions, first_contact, first_contact_suspendable, first_contact_within_budget,
+};
 use proptest::prelude::*;
 
 proptest! {
@@ -37,6 +40,38 @@ proptest! {
         let tree = first_contact(&a, &case.motion_a, &b, &case.motion_b, &plain).value;
         prop_assert_eq!(r.contact, tree);
         prop_assert_eq!(r.free_until, first);
+    }
+
+    /// A query resumed under a budget of a few box tests per call: at every call the motion is
+    /// never claimed free past the true first contact and the free time never shrinks; it ends,
+    /// with first_contact's answer.
+    #[test]
+    fn a_resumed_query_ends_with_the_first_contact(case in arb_case(), tests in 0u64..60, cull in any::<bool>()) {
+        let (a, b) = (Collider::new(case.a), Collider::new(case.b));
+        let plain = QueryOptions { bm_culling: cull, ..Default::default() };
+        let truth = reference::first_contact(&a, &case.motion_a, &b, &case.motion_b, &plain).value;
+        let first = truth.map_or(1.0, |c| c.time);
+        let opts = QueryOptions { budget: Some(QueryBudget { deadline: None, box_tests: Some(tests), progress: false }), ..plain };
+        let (mut state, mut free, mut calls) = (None, 0.0, 0);
+        loop {
+            calls += 1;
+            prop_assert!(calls < 100_000, "the resumed query does not end");
+            let (r, next) = first_contact_suspendable(&a, &case.motion_a, &b, &case.motion_b, &opts, state);
+            let r = r.value;
+            prop_assert!(r.free_until <= first + 1e-12, "call {calls}: free until {} but the first contact is at {first}", r.free_until);
+            prop_assert!(r.free_until >= free, "call {calls}: free until {} after {free}", r.free_until);
+            free = r.free_until;
+            if let Some(c) = r.contact {
+                prop_assert_eq!(Some(c), truth);
+            }
+            if next.is_none() {
+                let tree = first_contact(&a, &case.motion_a, &b, &case.motion_b, &plain).value;
+                prop_assert_eq!(r.contact, tree);
+                prop_assert_eq!(r.free_until, first);
+                break;
+            }
+            state = next;
+        }
     }
 }
 
@@ -107,5 +142,55 @@ fn a_split_budgeted_traversal_never_claims_more_than_is_free() {
     }
     if std::thread::available_parallelism().map_or(1, |n| n.get()) >= 2 {
         assert!(splits > 0, "no budgeted query split over two threads");
+    }
+}
+
+/// Queries large enough to split over two threads, resumed under deadlines of 0 to 600 µs per
+/// call (the second thread's pending pairs are merged into one state): every call's free time
+/// stays before the true first contact, and the last call gives that contact.
+#[test]
+fn a_split_query_resumed_ends_with_the_first_contact() {
+    use glam::DVec3;
+    use mockup_ccd::{MeshBuilder, Motion, Pose};
+    let mesh = MeshBuilder::new().torus(Pose::IDENTITY, 1.0, 0.3, 48, 24).build().unwrap();
+    let (a, b) = (Collider::new(mesh.clone()), Collider::new(mesh));
+    let fixed = Motion::stationary(Pose::IDENTITY);
+    let (mut splits, mut resumed) = (0, 0);
+    for k in 0..24 {
+        let (x, y) = (2.9 + 0.05 * (k % 6) as f64, 0.1 * (k / 6) as f64);
+        let turn = glam::DQuat::from_rotation_z(0.13 * k as f64) * glam::DQuat::from_rotation_x(0.05 * k as f64);
+        let motion = Motion::new(
+            Pose::from_translation(DVec3::new(x, y, 0.05)),
+            Pose { rotation: turn, translation: DVec3::new(x - 3.2, 0.3 - y, 0.0) },
+        );
+        let plain = QueryOptions::default();
+        let truth = first_contact(&a, &motion, &b, &fixed, &plain).value.expect("they meet");
+        let (mut state, mut calls) = (None, 0);
+        loop {
+            calls += 1;
+            assert!(calls < 1_000_000, "the resumed query does not end");
+            let deadline = std::time::Instant::now() + std::time::Duration::from_micros(150 * (calls % 5));
+            let opts = QueryOptions {
+                budget: Some(QueryBudget { deadline: Some(deadline), box_tests: None, progress: false }),
+                ..plain
+            };
+            let (r, next) = first_contact_suspendable(&a, &motion, &b, &fixed, &opts, state);
+            if next.is_some() {
+                // A split that ran out: both threads' pending pairs are in `next`.
+                splits += r.counters.parallel_splits;
+            }
+            let r = r.value;
+            assert!(r.free_until <= truth.time + 1e-12, "free until {} past {}", r.free_until, truth.time);
+            if next.is_none() {
+                assert_eq!(r.contact, Some(truth));
+                break;
+            }
+            resumed += 1;
+            state = next;
+        }
+    }
+    assert!(resumed > 0, "no query was resumed");
+    if std::thread::available_parallelism().map_or(1, |n| n.get()) >= 2 {
+        assert!(splits > 0, "no query split over two threads and then ran out");
     }
 }

@@ -250,11 +250,17 @@ struct Culling {
     b: BodyCulling,
 }
 
-/// One piece of the relative path being swept.
+/// One piece of the relative path being swept: the two colliders and the sweep's state.
 #[derive(Clone)]
 struct Sweep<'a> {
     a: &'a Collider,
     b: &'a Collider,
+    st: SweepState,
+}
+
+/// Everything of a sweep but its colliders: what a suspended query keeps.
+#[derive(Clone)]
+struct SweepState {
     screw: Screw,
     inverse: Screw,
     /// A's pose in B's frame at the beginning of the piece.
@@ -325,7 +331,7 @@ struct Pending {
 
 impl<'a> Sweep<'a> {
     fn slot(&mut self, i: u32, j: u32) -> u32 {
-        self.intervals.slot(&self.screw, &self.start, i, j)
+        self.st.intervals.slot(&self.st.screw, &self.st.start, i, j)
     }
 
     /// The hull of the grid sub-intervals of `[i, j]` (arena slot `slot`) over which nodes
@@ -341,12 +347,12 @@ impl<'a> Sweep<'a> {
         let (j, slot) = if j > last { (last, self.slot(i, last)) } else { (j, slot) };
         let box_a = self.a.tree().node(na).obb;
         let box_b = self.b.tree().node(nb).obb;
-        let test = self.intervals.arena[slot as usize].test(&box_b, &box_a);
-        self.counters.bv_tests += 1;
+        let test = self.st.intervals.arena[slot as usize].test(&box_b, &box_a);
+        self.st.counters.bv_tests += 1;
         if test.separated {
             return None;
         }
-        if j - i < 2 || test.sweep <= self.ratio * (box_a.radius() + box_b.radius()) {
+        if j - i < 2 || test.sweep <= self.st.ratio * (box_a.radius() + box_b.radius()) {
             return Some((i, j, slot));
         }
         let m = (i + j) / 2;
@@ -360,7 +366,8 @@ impl<'a> Sweep<'a> {
 
     /// Seed 000 §2.2 step 1: whether either node is already flagged as culled.
     fn flagged(&self, na: u32, nb: u32) -> bool {
-        self.culling
+        self.st
+            .culling
             .as_ref()
             .is_some_and(|c| c.a.node_flags[na as usize] == CULLED || c.b.node_flags[nb as usize] == CULLED)
     }
@@ -368,15 +375,15 @@ impl<'a> Sweep<'a> {
     /// Seed 000 §2.2 step 3: tests (once per piece) and flags each node of a pair whose
     /// boxes may meet; true if either is culled.
     fn culled(&mut self, na: u32, nb: u32) -> bool {
-        let Some(c) = self.culling.as_mut() else { return false };
+        let Some(c) = self.st.culling.as_mut() else { return false };
         let mut flag = |flags: &mut Vec<u8>, node: u32, collider: &Collider, motion: &CullMotion| {
             let f = &mut flags[node as usize];
             if *f == 0 {
                 *f = KEPT;
                 if let Some(cone) = collider.cones().cone(node) {
-                    self.counters.cull_tests += 1;
+                    self.st.counters.cull_tests += 1;
                     if motion.culls(&collider.tree().node(node).obb, cone) {
-                        self.counters.culled_nodes += 1;
+                        self.st.counters.culled_nodes += 1;
                         *f = CULLED;
                     }
                 }
@@ -388,32 +395,36 @@ impl<'a> Sweep<'a> {
 
     /// Roots later than this cannot be the answer: this thread's or another's best.
     fn limit(&self) -> f64 {
-        match &self.shared_limit {
-            Some(s) => self.z_limit.min(f64::from_bits(s.load(Ordering::Relaxed))),
-            None => self.z_limit,
+        match &self.st.shared_limit {
+            Some(s) => self.st.z_limit.min(f64::from_bits(s.load(Ordering::Relaxed))),
+            None => self.st.z_limit,
         }
     }
 
     fn time_limit(&self) -> f64 {
-        self.screw.t_of_z(self.limit())
+        self.st.screw.t_of_z(self.limit())
     }
 
     /// The grid point at or after the time limit (with the slack that keeps ties).
     fn last_cell(&self) -> u32 {
-        ((self.time_limit() + 1e-12) * self.grid as f64).ceil().min(self.grid as f64) as u32
+        ((self.time_limit() + 1e-12) * self.st.grid as f64).ceil().min(self.st.grid as f64) as u32
     }
 
-    fn traverse(&mut self) {
-        if self.budget.is_some() {
-            self.traverse_in_time_order();
-            return;
+    /// The whole traversal; a budgeted one returns the pairs it left pending when the budget
+    /// ran out (none when it finished).
+    fn traverse(&mut self) -> TimeOrder {
+        let root = self.slot(0, self.st.grid);
+        let whole = Pending { na: 0, nb: 0, i: 0, j: self.st.grid, slot: root };
+        if self.st.budget.is_some() {
+            let mut heap = TimeOrder::default();
+            heap.push(whole);
+            return self.traverse_in_time_order(heap);
         }
-        let root = self.slot(0, self.grid);
-        let mut stack = vec![Pending { na: 0, nb: 0, i: 0, j: self.grid, slot: root }];
+        let mut stack = vec![whole];
         self.run(&mut stack, SPLIT_AFTER);
-        if stack.len() < 2 || !self.parallel || super::cores() < 2 {
+        if stack.len() < 2 || !self.st.parallel || super::cores() < 2 {
             self.run(&mut stack, usize::MAX);
-            return;
+            return TimeOrder::default();
         }
         // Split the pending pairs over two threads, alternately (the stack holds subtrees of
         // every depth).
@@ -422,62 +433,61 @@ impl<'a> Sweep<'a> {
             if k % 2 == 0 { mine.push(p) } else { theirs.push(p) }
         }
         self.on_two_threads((&mut mine, &mut theirs), |sweep, stack| sweep.run(stack, usize::MAX));
+        TimeOrder::default()
     }
 
     /// Runs `work` on this sweep with `mine` and on a copy of it, on a second thread, with
     /// `theirs`; both share the best time found so far. Their contacts and counters are merged
     /// into this sweep; its `interrupted` is the earlier of the two (docs/queries.md §4).
     fn on_two_threads<P: Send>(&mut self, (mine, theirs): (&mut P, &mut P), work: impl Fn(&mut Sweep, &mut P) + Sync) {
-        let shared = Arc::new(AtomicU64::new(self.z_limit.max(0.0).to_bits()));
-        self.shared_limit = Some(shared);
+        let shared = Arc::new(AtomicU64::new(self.st.z_limit.max(0.0).to_bits()));
+        self.st.shared_limit = Some(shared);
         let mut other = self.clone();
-        other.found.clear();
-        other.counters = Counters::default();
+        other.st.found.clear();
+        other.st.counters = Counters::default();
         let work = &work;
         let other = std::thread::scope(|s| {
             let handle = s.spawn(move || {
                 work(&mut other, theirs);
-                (other.found, other.counters, other.interrupted)
+                (other.st.found, other.st.counters, other.st.interrupted)
             });
             work(self, mine);
             handle.join().expect("the second traversal thread does not panic")
         });
-        self.shared_limit = None;
-        self.counters += other.1;
-        self.counters.parallel_splits += 1;
+        self.st.shared_limit = None;
+        self.st.counters += other.1;
+        self.st.counters.parallel_splits += 1;
         for f in other.0 {
             self.keep(f);
         }
         // Free before both threads' earliest pending intervals; a contact found before that
         // is the first (the caller keeps contacts up to the free time).
-        self.interrupted = match (self.interrupted, other.2) {
+        self.st.interrupted = match (self.st.interrupted, other.2) {
             (Some(x), Some(y)) => Some(x.min(y)),
             (x, y) => x.or(y),
         };
-        if self.interrupted.is_some_and(|t| t > self.time_limit()) {
-            self.interrupted = None;
+        if self.st.interrupted.is_some_and(|t| t > self.time_limit()) {
+            self.st.interrupted = None;
         }
     }
 
-    /// A budgeted traversal (docs/queries.md §4): pairs are taken earliest interval first, so
-    /// that when the budget runs out, every pair left starts at or after the earliest pending
-    /// interval, and the motion is proven free before it. Split over two threads as
-    /// [`Sweep::traverse`] is, each taking its own pairs in time order: the motion is then
-    /// proven free before the earlier of the two threads' earliest pending intervals.
-    fn traverse_in_time_order(&mut self) {
-        let root = self.slot(0, self.grid);
-        let mut heap = TimeOrder::default();
-        heap.push(Pending { na: 0, nb: 0, i: 0, j: self.grid, slot: root });
+    /// A budgeted traversal (docs/queries.md §4) of the pending pairs `heap`: pairs are taken
+    /// earliest interval first, so that when the budget runs out, every pair left starts at
+    /// or after the earliest pending interval, and the motion is proven free before it. Split
+    /// over two threads as [`Sweep::traverse`] is, each taking its own pairs in time order:
+    /// the motion is then proven free before the earlier of the two threads' earliest pending
+    /// intervals. Returns the pairs left pending when the budget ran out (none when done).
+    fn traverse_in_time_order(&mut self, mut heap: TimeOrder) -> TimeOrder {
         self.run_in_time_order(&mut heap, SPLIT_AFTER);
-        if self.interrupted.is_some() {
-            return; // out of budget already
+        if self.st.interrupted.is_some() {
+            return heap; // out of budget already
         }
         // Only a deadline splits: a box-test budget stays a budget that gives the same answer
         // on every machine (for tests), which two threads racing for the best time would not.
-        let deadline = self.budget.is_some_and(|b| b.deadline.is_some());
-        if heap.heap.len() < 2 || !deadline || !self.parallel || super::cores() < 2 {
+        let deadline = self.st.budget.is_some_and(|b| b.deadline.is_some());
+        if heap.heap.len() < 2 || !deadline || !self.st.parallel || super::cores() < 2 {
             self.run_in_time_order(&mut heap, usize::MAX);
-            return;
+            return if self.st.interrupted.is_some() { heap } else { TimeOrder::default() };
         }
         // Dealt alternately in time order, and pushed latest first so that among equal starts
         // each new heap pops them in the order the whole one would have.
@@ -487,13 +497,23 @@ impl<'a> Sweep<'a> {
             if k % 2 == 0 { mine.push(p) } else { theirs.push(p) }
         }
         self.on_two_threads((&mut mine, &mut theirs), |sweep, heap| sweep.run_in_time_order(heap, usize::MAX));
+        if self.st.interrupted.is_none() {
+            return TimeOrder::default();
+        }
+        // One heap of what both left: the second thread's pairs name interval motions in its
+        // own arena, so they are re-slotted by their grid interval here.
+        for p in theirs.into_sorted() {
+            let slot = self.slot(p.i, p.j);
+            mine.push(Pending { slot, ..p });
+        }
+        mine
     }
 
     /// Processes pending pairs earliest interval first until the heap is empty, `pairs` were
     /// popped, or the budget ran out (then `interrupted` is the earliest pending interval's
     /// start, if it is not after the best contact time).
     fn run_in_time_order(&mut self, heap: &mut TimeOrder, pairs: usize) {
-        let budget = self.budget.expect("a budgeted traversal has a budget");
+        let budget = self.st.budget.expect("a budgeted traversal has a budget");
         let mut popped = 0usize;
         while let Some(i) = heap.earliest() {
             if popped >= pairs {
@@ -502,11 +522,11 @@ impl<'a> Sweep<'a> {
             popped += 1;
             if popped.is_multiple_of(32) {
                 let late = budget.deadline.is_some_and(|d| std::time::Instant::now() >= d);
-                let spent = budget.box_tests.is_some_and(|b| self.counters.bv_tests >= b);
+                let spent = budget.box_tests.is_some_and(|b| self.st.counters.bv_tests >= b);
                 if (late || spent) && (i > 0 || !budget.progress) {
-                    let pending = i as f64 / self.grid as f64;
+                    let pending = i as f64 / self.st.grid as f64;
                     if pending <= self.time_limit() {
-                        self.interrupted = Some(pending);
+                        self.st.interrupted = Some(pending);
                     }
                     return;
                 }
@@ -534,7 +554,7 @@ impl<'a> Sweep<'a> {
     /// One pending pair: skipped, tested at its leaves, or opened (its children pushed).
     fn process(&mut self, p: Pending, stack: &mut Vec<Pending>) {
         // The slack keeps a pair whose interval starts exactly at the best time (a tie).
-        if p.i as f64 > (self.time_limit() + 1e-12) * self.grid as f64 {
+        if p.i as f64 > (self.time_limit() + 1e-12) * self.st.grid as f64 {
             return;
         }
         if self.flagged(p.na, p.nb) {
@@ -584,18 +604,18 @@ impl<'a> Sweep<'a> {
     /// Keeps a contact: the earliest one (`Mode::First`, also published to the other thread
     /// of a split traversal), or every one (`Mode::Within`).
     fn keep(&mut self, f: Found) {
-        match self.mode {
+        match self.st.mode {
             Mode::First => {
-                if self.found.first().is_none_or(|best| f.precedes(best)) {
-                    self.found.clear();
-                    self.found.push(f);
-                    self.z_limit = f.z;
-                    if let Some(s) = &self.shared_limit {
+                if self.st.found.first().is_none_or(|best| f.precedes(best)) {
+                    self.st.found.clear();
+                    self.st.found.push(f);
+                    self.st.z_limit = f.z;
+                    if let Some(s) = &self.st.shared_limit {
                         s.fetch_min(f.z.max(0.0).to_bits(), Ordering::Relaxed);
                     }
                 }
             }
-            Mode::Within(_) => self.found.push(f),
+            Mode::Within(_) => self.st.found.push(f),
         }
     }
 
@@ -605,15 +625,15 @@ impl<'a> Sweep<'a> {
     fn leaf_pair(&mut self, ta: u32, tb: u32) {
         let (mesh_a, mesh_b) = (self.a.mesh(), self.b.mesh());
         // Only a solid's features can be culled; an open sheet can be hit from behind.
-        let (fa, fb) = if self.every_pair {
-            if let Some(c) = self.culling.as_mut()
+        let (fa, fb) = if self.st.every_pair {
+            if let Some(c) = self.st.culling.as_mut()
                 && ((self.a.culls() && c.a.backward(mesh_a, ta)) || (self.b.culls() && c.b.backward(mesh_b, tb)))
             {
                 return;
             }
             (Features::all(mesh_a, ta), Features::all(mesh_b, tb))
         } else {
-            match self.culling.as_mut() {
+            match self.st.culling.as_mut() {
                 Some(c) => (
                     if self.a.culls() { c.a.features(mesh_a, ta) } else { Features::owned(mesh_a, ta) },
                     if self.b.culls() { c.b.features(mesh_b, tb) } else { Features::owned(mesh_b, tb) },
@@ -621,11 +641,11 @@ impl<'a> Sweep<'a> {
                 None => (Features::owned(mesh_a, ta), Features::owned(mesh_b, tb)),
             }
         };
-        let start = self.start;
-        let ic = self.in_contact;
+        let start = self.st.start;
+        let ic = self.st.in_contact;
         let sided = ic.filter(|c| !c.every_root());
         let within = ic.map_or(0.0, |c| c.within);
-        let start0 = self.start0;
+        let start0 = self.st.start0;
         if fb.face {
             let tri_b = mesh_b.triangle_points(tb);
             let n_b = mesh_b.normal(tb);
@@ -633,16 +653,16 @@ impl<'a> Sweep<'a> {
                 if ic.is_some() {
                     let x0 = start0.transform_point(mesh_a.vertex(v));
                     if (x0 - closest_point_on_triangle(x0, tri_b[0], tri_b[1], tri_b[2])).length() < within {
-                        self.counters.in_contact_skips += 1;
+                        self.st.counters.in_contact_skips += 1;
                         continue;
                     }
                 }
-                self.counters.vf_tests += 1;
+                self.st.counters.vf_tests += 1;
                 let x = start.transform_point(mesh_a.vertex(v));
-                let path = self.screw.point_poly(x);
+                let path = self.st.screw.point_poly(x);
                 let entering = |h: &Hit| {
                     let Some(c) = sided else { return true };
-                    let dir = self.velocity(&self.screw, &path, h.z);
+                    let dir = self.velocity(&self.st.screw, &path, h.z);
                     let sb = Sides::new(mesh_b, c.orientation_b);
                     let sa = Sides::new(mesh_a, c.orientation_a);
                     let to_a = self.a_at(h.z).inverse();
@@ -650,7 +670,7 @@ impl<'a> Sweep<'a> {
                         || enters(&sa, Place::Vertex(v), -to_a.transform_vector(dir))
                 };
                 let roots = if sided.is_some() { Roots::Entering(&entering) } else { Roots::All };
-                let hit = vertex_face_roots(&self.screw, x, &tri_b, n_b, self.limit(), &self.tol, roots);
+                let hit = vertex_face_roots(&self.st.screw, x, &tri_b, n_b, self.limit(), &self.st.tol, roots);
                 self.record(ContactKind::VertexFace, v, tb, hit);
             }
         }
@@ -662,25 +682,34 @@ impl<'a> Sweep<'a> {
                 let y = mesh_b.vertex(v);
                 if ic.is_some() && (y - closest_point_on_triangle(y, tri_a0[0], tri_a0[1], tri_a0[2])).length() < within
                 {
-                    self.counters.in_contact_skips += 1;
+                    self.st.counters.in_contact_skips += 1;
                     continue;
                 }
-                self.counters.fv_tests += 1;
-                let path = self.inverse.point_poly(y);
+                self.st.counters.fv_tests += 1;
+                let path = self.st.inverse.point_poly(y);
                 // The inner test's frame is A's placement at the piece's start (in B's frame).
                 let entering = |h: &Hit| {
                     let Some(c) = sided else { return true };
-                    let dir = self.velocity(&self.inverse, &path, h.z);
+                    let dir = self.velocity(&self.st.inverse, &path, h.z);
                     let sa = Sides::new(mesh_a, c.orientation_a);
                     let sb = Sides::new(mesh_b, c.orientation_b);
                     let in_a = start.inverse();
                     let place = sa.place_on_face(ta, in_a.transform_point(h.point), self.place_tol());
-                    let turn = self.screw.displacement_at(self.screw.t_of_z(h.z));
+                    let turn = self.st.screw.displacement_at(self.st.screw.t_of_z(h.z));
                     enters(&sa, place, in_a.transform_vector(dir))
                         || enters(&sb, Place::Vertex(v), -turn.transform_vector(dir))
                 };
                 let roots = if sided.is_some() { Roots::Entering(&entering) } else { Roots::All };
-                let hit = face_vertex_roots(&self.screw, &self.inverse, y, &tri_a, n_a, self.limit(), &self.tol, roots);
+                let hit = face_vertex_roots(
+                    &self.st.screw,
+                    &self.st.inverse,
+                    y,
+                    &tri_a,
+                    n_a,
+                    self.limit(),
+                    &self.st.tol,
+                    roots,
+                );
                 self.record(ContactKind::FaceVertex, ta, v, hit);
             }
         }
@@ -695,17 +724,17 @@ impl<'a> Sweep<'a> {
                     && (Sides::new(mesh_a, k.orientation_a).is_flat(ea)
                         || Sides::new(mesh_b, k.orientation_b).is_flat(eb))
                 {
-                    self.counters.in_contact_skips += 1;
+                    self.st.counters.in_contact_skips += 1;
                     continue;
                 }
                 if ic.is_some() {
                     let (_, _, x, y) = closest_points_segments(p0, q0, c, d);
                     if (x - y).length() < within {
-                        self.counters.in_contact_skips += 1;
+                        self.st.counters.in_contact_skips += 1;
                         continue;
                     }
                 }
-                self.counters.ee_tests += 1;
+                self.st.counters.ee_tests += 1;
                 let entering = |h: &Hit| {
                     let Some(k) = sided else { return true };
                     let (sa, sb) = (Sides::new(mesh_a, k.orientation_a), Sides::new(mesh_b, k.orientation_b));
@@ -714,14 +743,14 @@ impl<'a> Sweep<'a> {
                     let on_a = a_now.inverse().transform_point(h.point);
                     let [pa, qa] = mesh_a.edge_points(ea);
                     let s = ((on_a - pa).dot(qa - pa) / (qa - pa).length_squared()).clamp(0.0, 1.0);
-                    let path = self.screw.point_poly(start.transform_point(pa + s * (qa - pa)));
-                    let dir = self.velocity(&self.screw, &path, h.z);
+                    let path = self.st.screw.point_poly(start.transform_point(pa + s * (qa - pa)));
+                    let dir = self.velocity(&self.st.screw, &path, h.z);
                     let tol = self.place_tol();
                     enters(&sb, sb.place_on_edge(eb, h.point, tol), dir)
                         || enters(&sa, sa.place_on_edge(ea, on_a, tol), -a_now.inverse().transform_vector(dir))
                 };
                 let roots = if sided.is_some() { Roots::Entering(&entering) } else { Roots::All };
-                let hit = edge_edge_roots(&self.screw, p, q, c, d, self.limit(), &self.tol, roots);
+                let hit = edge_edge_roots(&self.st.screw, p, q, c, d, self.limit(), &self.st.tol, roots);
                 self.record(ContactKind::EdgeEdge, ea, eb, hit);
             }
         }
@@ -729,7 +758,7 @@ impl<'a> Sweep<'a> {
 
     /// A's pose in B's frame at `z` of the piece.
     fn a_at(&self, z: f64) -> Pose {
-        self.screw.displacement_at(self.screw.t_of_z(z)) * self.start
+        self.st.screw.displacement_at(self.st.screw.t_of_z(z)) * self.st.start
     }
 
     /// The direction a point moves in at `z` along `screw` (its polynomial `path`).
@@ -741,7 +770,7 @@ impl<'a> Sweep<'a> {
 
     /// Contact points this close to a feature's boundary are on it.
     fn place_tol(&self) -> f64 {
-        1e-9 * self.tol.scale
+        1e-9 * self.st.tol.scale
     }
 }
 
@@ -770,11 +799,37 @@ pub(super) fn run(
     mode: Mode,
     use_tree: bool,
 ) -> Counted<Vec<Contact>> {
-    run_budgeted(a, motion_a, b, motion_b, opts, mode, use_tree).0
+    run_budgeted(a, motion_a, b, motion_b, opts, mode, use_tree, None).0
 }
 
-/// [`run`], and the time up to which the motion is proven free when `opts.budget` ran out
-/// (1 otherwise).
+/// A budgeted first contact that ran out of budget before it finished, kept to go on with
+/// later over the same colliders and motions (docs/queries.md §4): the piece it was in, its
+/// sweep's state and the node pairs it left pending.
+#[derive(Clone)]
+pub struct Suspended {
+    piece: u32,
+    state: SweepState,
+    pending: Vec<Pending>,
+    motions: [Motion; 2],
+}
+
+impl std::fmt::Debug for Suspended {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Suspended").field("piece", &self.piece).field("pending", &self.pending.len()).finish()
+    }
+}
+
+impl Suspended {
+    /// Node pairs left to test.
+    pub fn pending(&self) -> usize {
+        self.pending.len()
+    }
+}
+
+/// [`run`], the time up to which the motion is proven free when `opts.budget` ran out (1
+/// otherwise), and then the query's state to go on with. `resume` takes up such a state
+/// (ignored unless it is about these motions).
+#[allow(clippy::too_many_arguments)]
 fn run_budgeted(
     a: &Collider,
     motion_a: &Motion,
@@ -783,12 +838,13 @@ fn run_budgeted(
     opts: &QueryOptions,
     mode: Mode,
     use_tree: bool,
-) -> (Counted<Vec<Contact>>, f64) {
+    resume: Option<Suspended>,
+) -> (Counted<Vec<Contact>>, f64, Option<Suspended>) {
     let poses = [motion_a.from, motion_a.to, motion_b.from, motion_b.to];
     if !poses.iter().all(|p| p.is_finite() && p.rotation.length() > 0.0) {
         // Nothing is known about a body placed nowhere; without this, NaN boxes would never
         // separate and the query would test every pair.
-        return (Counted::default(), 1.0);
+        return (Counted::default(), 1.0, None);
     }
     let mut free_until = 1.0;
     let rel = RelativeMotion::new(motion_a, motion_b);
@@ -798,9 +854,12 @@ fn run_budgeted(
     let scale = scale(a, b, &rel);
     let tol = Tolerance { scale, contact: opts.contact_tolerance * scale };
     let grid = 1u32 << opts.subdivision_depth.min(MAX_SUBDIVISION_DEPTH);
+    let budget = (mode == Mode::First && use_tree).then_some(opts.budget).flatten();
+    let mut resume = resume.filter(|r| budget.is_some() && r.motions == [*motion_a, *motion_b]);
     let mut counters = Counters::default();
     let mut contacts = Vec::new();
-    for k in 0..pieces {
+    let mut suspended = None;
+    for k in resume.as_ref().map_or(0, |r| r.piece)..pieces {
         let z_limit = match mode {
             Mode::First => 1.0,
             Mode::Within(t_max) => {
@@ -811,48 +870,64 @@ fn run_budgeted(
                 screw.z_of_t(local.min(1.0))
             }
         };
-        let start = path.piece_start(k);
-        // Only the first contact: after it the bodies interpenetrate, where culling may drop
-        // contacts that `contacts_within` must report (docs/bm-culling.md §1).
-        // Culling rests on a free start (docs/bm-culling.md §1): not for bodies in contact.
-        let culling =
-            (opts.bm_culling && use_tree && mode == Mode::First && opts.in_contact.is_none()).then(|| Culling {
-                a: BodyCulling::new(CullMotion::moving(&screw, &start), a.tree().nodes().len()),
-                b: BodyCulling::new(CullMotion::fixed(&screw), b.tree().nodes().len()),
-            });
-        let mut sweep = Sweep {
-            a,
-            b,
-            screw,
-            inverse: screw.inverse(),
-            start,
-            tol,
-            mode,
-            z_limit,
-            found: Vec::new(),
-            counters: Counters::default(),
-            grid,
-            ratio: opts.subdivision_ratio,
-            intervals: IntervalCache { grid, arena: Vec::new(), slots: HashMap::default() },
-            culling,
-            shared_limit: None,
-            parallel: opts.parallel,
-            every_pair: opts.every_triangle_pair,
-            in_contact: opts.in_contact,
-            start0: path.start(),
-            budget: (mode == Mode::First && use_tree)
-                .then_some(opts.budget)
-                .flatten()
-                .map(|b| QueryBudget { box_tests: b.box_tests.map(|n| n.saturating_sub(counters.bv_tests)), ..b }),
-            interrupted: None,
+        let budget =
+            budget.map(|b| QueryBudget { box_tests: b.box_tests.map(|n| n.saturating_sub(counters.bv_tests)), ..b });
+        let (mut sweep, heap) =
+            match resume.take() {
+                // Where it stopped: the same state, a new budget; counters count this call's work.
+                Some(r) => {
+                    let mut heap = TimeOrder::default();
+                    for p in r.pending.into_iter().rev() {
+                        heap.push(p);
+                    }
+                    let st = SweepState { counters: Counters::default(), budget, interrupted: None, ..r.state };
+                    (Sweep { a, b, st }, Some(heap))
+                }
+                None => {
+                    let start = path.piece_start(k);
+                    // Only the first contact: after it the bodies interpenetrate, where culling may
+                    // drop contacts that `contacts_within` must report (docs/bm-culling.md §1).
+                    // Culling rests on a free start (docs/bm-culling.md §1): not for bodies in
+                    // contact.
+                    let culling = (opts.bm_culling && use_tree && mode == Mode::First && opts.in_contact.is_none())
+                        .then(|| Culling {
+                            a: BodyCulling::new(CullMotion::moving(&screw, &start), a.tree().nodes().len()),
+                            b: BodyCulling::new(CullMotion::fixed(&screw), b.tree().nodes().len()),
+                        });
+                    let st = SweepState {
+                        screw,
+                        inverse: screw.inverse(),
+                        start,
+                        tol,
+                        mode,
+                        z_limit,
+                        found: Vec::new(),
+                        counters: Counters::default(),
+                        grid,
+                        ratio: opts.subdivision_ratio,
+                        intervals: IntervalCache { grid, arena: Vec::new(), slots: HashMap::default() },
+                        culling,
+                        shared_limit: None,
+                        parallel: opts.parallel,
+                        every_pair: opts.every_triangle_pair,
+                        in_contact: opts.in_contact,
+                        start0: path.start(),
+                        budget,
+                        interrupted: None,
+                    };
+                    (Sweep { a, b, st }, None)
+                }
+            };
+        let left = match (use_tree, heap) {
+            (true, Some(heap)) => sweep.traverse_in_time_order(heap),
+            (true, None) => sweep.traverse(),
+            (false, _) => {
+                sweep.all_pairs();
+                TimeOrder::default()
+            }
         };
-        if use_tree {
-            sweep.traverse();
-        } else {
-            sweep.all_pairs();
-        }
-        counters += sweep.counters;
-        for f in &sweep.found {
+        counters += sweep.st.counters;
+        for f in &sweep.st.found {
             let time = path.global_time(k, screw.t_of_z(f.z));
             let pose_b = rel.pose_b_at(time);
             contacts.push(Contact {
@@ -864,11 +939,17 @@ fn run_budgeted(
                 feature_b: f.feature_b,
             });
         }
-        if let Some(local) = sweep.interrupted {
+        if let Some(local) = sweep.st.interrupted {
             // Out of budget: proven free before the earliest pending interval; a contact found
             // after that is not proven the first.
             free_until = path.global_time(k, local);
             contacts.retain(|c| c.time <= free_until);
+            suspended = Some(Suspended {
+                piece: k,
+                state: sweep.st,
+                pending: left.into_sorted(),
+                motions: [*motion_a, *motion_b],
+            });
             break;
         }
         if mode == Mode::First && !contacts.is_empty() {
@@ -882,7 +963,7 @@ fn run_budgeted(
     });
     // A feature pair met through several triangle pairs (`every_triangle_pair`) once.
     contacts.dedup_by(|x, y| (x.time, x.kind, x.feature_a, x.feature_b) == (y.time, y.kind, y.feature_a, y.feature_b));
-    (Counted { value: contacts, counters }, free_until)
+    (Counted { value: contacts, counters }, free_until, suspended)
 }
 
 /// The earliest of a `Mode::First` run's contacts (there is at most one).
@@ -919,10 +1000,25 @@ pub fn first_contact_within_budget(
     motion_b: &Motion,
     opts: &QueryOptions,
 ) -> Counted<FirstContact> {
-    let (r, free_until) = run_budgeted(a, motion_a, b, motion_b, opts, Mode::First, true);
+    first_contact_suspendable(a, motion_a, b, motion_b, opts, None).0
+}
+
+/// [`first_contact_within_budget`] that keeps its work when the budget runs out: then it also
+/// returns the query's state, which a later call with the same colliders and motions takes
+/// up where it stopped (`resume`; docs/queries.md §4). A state about other motions is ignored
+/// (the query starts over); the caller must pass the same colliders.
+pub fn first_contact_suspendable(
+    a: &Collider,
+    motion_a: &Motion,
+    b: &Collider,
+    motion_b: &Motion,
+    opts: &QueryOptions,
+    resume: Option<Suspended>,
+) -> (Counted<FirstContact>, Option<Suspended>) {
+    let (r, free_until, suspended) = run_budgeted(a, motion_a, b, motion_b, opts, Mode::First, true, resume);
     let contact = r.value.into_iter().next();
     let free_until = contact.map_or(free_until, |c| c.time.min(free_until));
-    Counted { value: FirstContact { contact, free_until }, counters: r.counters }
+    (Counted { value: FirstContact { contact, free_until }, counters: r.counters }, suspended)
 }
 
 /// Every feature pair that touches at or before `t_max`, each at its earliest contact,

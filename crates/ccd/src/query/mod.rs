@@ -11,7 +11,8 @@ pub mod reference;
 pub(crate) mod traversal;
 
 pub use continuous::{
-    FirstContact, InContact, QueryBudget, contacts_within, first_contact, first_contact_within_budget,
+    FirstContact, InContact, QueryBudget, Suspended, contacts_within, first_contact, first_contact_suspendable,
+    first_contact_within_budget,
 };
 pub use distance::{ClosestPair, Feature, distance};
 pub use intersects::intersects;
