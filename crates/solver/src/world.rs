@@ -11,8 +11,8 @@ use mockup_ccd::broad::{Aabb, BroadPhase};
 use mockup_ccd::glide::{GlideBody, GlideOptions, glide_collisions};
 use mockup_ccd::mesh::{Orientation, Place, Side, Sides};
 use mockup_ccd::{
-    Collider, Contact, ContactKind, Counters, InContact, Motion, Pose, QueryBudget, QueryOptions, Screw,
-    contacts_within, first_contact_within_budget, intersects, near_triangle_pairs, proximity, proximity_among,
+    Collider, Contact, ContactKind, Counters, FirstContact, InContact, Motion, Pose, QueryBudget, QueryOptions, Screw,
+    Suspended, contacts_within, first_contact_suspendable, intersects, near_triangle_pairs, proximity, proximity_among,
 };
 use mockup_cone::Metric;
 use std::collections::HashMap;
@@ -119,6 +119,10 @@ pub struct StepReport {
     /// the body moved as far as was proven free; call `drag` again with the same target to
     /// go on.
     pub out_of_time: bool,
+    /// The drag ended with a sub-step suspended: its queries ran out of budget before they
+    /// proved any of its motion free; the next drag of this body goes on with them
+    /// (docs/solver.md §4).
+    pub suspended: bool,
     /// Sub-steps stopped by a contact.
     pub blocked_substeps: u32,
     /// QP solves that did not converge (infeasible constraints); the move still went
@@ -203,9 +207,12 @@ pub struct World {
     candidates: HashMap<(BodyId, BodyId), Candidates>,
     /// Per pair classified since either body was last placed without the solver.
     classified: HashMap<(BodyId, BodyId), PairClass>,
-    /// During a drag: its deadline and box-test limit (`SolverSettings::time_budget`,
-    /// `work_budget`).
-    budget: Option<(Option<Instant>, Option<u64>)>,
+    /// During a drag under a budget: the dragged body, the deadline and the box-test limit
+    /// (`SolverSettings::time_budget`, `work_budget`).
+    budget: Option<DragBudget>,
+    /// A sub-step whose queries ran out of budget before proving anything free: the next drag
+    /// of the same body takes it up (docs/solver.md §4).
+    suspended: Option<SuspendedStep>,
     /// `contacts` are about `focus` at the bodies' current poses: the next drag of that body
     /// needs no refresh before its first solve.
     fresh: bool,
@@ -303,6 +310,44 @@ enum Moved {
     Blocked { time: f64, linearisation: bool },
 }
 
+/// A drag's budget (`SolverSettings::time_budget`, `work_budget`).
+#[derive(Clone, Copy, Debug)]
+struct DragBudget {
+    body: BodyId,
+    deadline: Option<Instant>,
+    box_tests: Option<u64>,
+}
+
+/// A sub-step's move, solved and boxed: what its continuous check and its move need, and what
+/// a suspended sub-step keeps.
+#[derive(Clone, Debug)]
+struct Planned {
+    movers: Vec<BodyId>,
+    /// The bodies that move, and each body's motion (stationary for the others of `pairs`).
+    moving: Vec<BodyId>,
+    motions: HashMap<BodyId, Motion>,
+    /// Pairs whose boxes meet over the move, whether each is in contact from the start, and
+    /// the options of its queries.
+    pairs: Vec<(BodyId, BodyId)>,
+    seated: Vec<bool>,
+    options: Vec<QueryOptions>,
+    /// The solve closed a seated gap (`Moved::Full`), and the move was shortened
+    /// ([`World::turn_limit`]).
+    closed_gap: bool,
+    shortened: bool,
+}
+
+/// A sub-step whose continuous queries ran out of budget before proving any of its motion
+/// free (docs/solver.md §4).
+#[derive(Clone, Debug)]
+struct SuspendedStep {
+    /// The dragged body: only its next drag takes the sub-step up.
+    body: BodyId,
+    plan: Planned,
+    /// Per pair: its query's answer so far, and its state when it has not finished.
+    queries: Vec<(FirstContact, Option<Suspended>)>,
+}
+
 impl World {
     pub fn new(settings: SolverSettings) -> Result<World, SolverError> {
         settings.validate().map_err(SolverError::Settings)?;
@@ -313,15 +358,18 @@ impl World {
 
     pub fn add_body(&mut self, collider: Arc<Collider>, pose: Pose, fixed: bool) -> BodyId {
         self.fresh = false;
+        self.suspended = None;
         self.bodies.push(Body::new(collider, pose.normalized(), fixed));
         let id = self.bodies.len() - 1;
         self.boxes.place(id, &self.bodies[id]);
         id
     }
 
-    /// Moves a body (keeping its box current).
+    /// Moves a body (keeping its box current). A suspended sub-step's motions would no longer
+    /// start where the bodies are: it is dropped.
     fn put(&mut self, id: BodyId, pose: Pose) {
         self.fresh = false;
+        self.suspended = None;
         self.bodies[id].pose = pose;
         self.boxes.place(id, &self.bodies[id]);
     }
@@ -341,6 +389,7 @@ impl World {
     pub fn set_settings(&mut self, settings: SolverSettings) -> Result<(), SolverError> {
         settings.validate().map_err(SolverError::Settings)?;
         self.fresh = false;
+        self.suspended = None;
         self.settings = settings;
         // εr and εb may have changed: the classification and the candidates with them.
         self.candidates.clear();
@@ -365,6 +414,7 @@ impl World {
 
     pub fn set_fixed(&mut self, id: BodyId, fixed: bool) -> Result<(), SolverError> {
         self.bodies.get_mut(id).ok_or(SolverError::UnknownBody(id))?.fixed = fixed;
+        self.suspended = None;
         Ok(())
     }
 
@@ -666,8 +716,15 @@ impl World {
         let mut report = StepReport::default();
         let began = Instant::now();
         let s = self.settings;
-        self.budget = (s.time_budget.is_some() || s.work_budget.is_some())
-            .then(|| (s.time_budget.map(|b| began + b), s.work_budget));
+        self.budget = (s.time_budget.is_some() || s.work_budget.is_some()).then(|| DragBudget {
+            body: id,
+            deadline: s.time_budget.map(|b| began + b),
+            box_tests: s.work_budget,
+        });
+        // A sub-step suspended in another body's drag is not this drag's.
+        if self.suspended.as_ref().is_some_and(|st| st.body != id) {
+            self.suspended = None;
+        }
         let s = self.settings;
         let still = |d: &Displacement| d.translation.length() <= 1e-9 * s.security && d.rotation.length() <= 1e-9;
         // A trust region on the unconstrained motion: the constraints are linear in the
@@ -690,6 +747,8 @@ impl World {
             }
             let full = self.bodies[id].displacement_to(&target);
             if still(&full) {
+                // Back where the body is: a suspended move toward an older target is not wanted.
+                self.suspended = None;
                 break;
             }
             let d0 = Displacement { translation: full.translation * reach, rotation: full.rotation * reach };
@@ -747,15 +806,18 @@ impl World {
             })
             .fold(0.0, f64::max);
         report.seated_pairs = seated;
+        report.suspended = self.suspended.is_some();
         self.budget = None;
         Ok(report)
     }
 
     /// One repositioning cycle (eq. 9) if an ordinary contact is nearer than εr and the
-    /// budget allows.
+    /// budget allows. Not while a sub-step is suspended: it was planned where the bodies are,
+    /// so it goes first.
     fn reposition_once(&mut self, movers: &[BodyId], report: &mut StepReport) -> bool {
         let s = self.settings;
-        if self.min_ordinary_distance().is_some_and(|d| d < s.repositioning)
+        if self.suspended.is_none()
+            && self.min_ordinary_distance().is_some_and(|d| d < s.repositioning)
             && report.repositioning < s.max_repositioning
         {
             report.repositioning += 1;
@@ -766,21 +828,20 @@ impl World {
     }
 
     /// One solve and CCD-checked move of `movers`: toward `drag`'s displacement, or (None) a
-    /// repositioning move with zero unconstrained motion.
+    /// repositioning move with zero unconstrained motion. A sub-step suspended by an earlier
+    /// drag of this body goes first (docs/solver.md §4).
     fn substep(&mut self, movers: &[BodyId], drag: Option<(BodyId, Displacement)>, report: &mut StepReport) -> Moved {
-        self.substep_once(movers, drag, report, false)
+        if let Some(step) = self.suspended.take() {
+            return self.check_and_move(step.plan, Some(step.queries), report);
+        }
+        let plan = self.plan(movers, drag, report);
+        self.check_and_move(plan, None, report)
     }
 
-    /// [`World::substep`]; `unbudgeted` ignores the drag's budget.
-    fn substep_once(
-        &mut self,
-        movers: &[BodyId],
-        drag: Option<(BodyId, Displacement)>,
-        report: &mut StepReport,
-        unbudgeted: bool,
-    ) -> Moved {
+    /// The solve of a sub-step: the movers' motions, shortened as [`World::turn_limit`] says,
+    /// and the pairs to check.
+    fn plan(&mut self, movers: &[BodyId], drag: Option<(BodyId, Displacement)>, report: &mut StepReport) -> Planned {
         let s = self.settings;
-        let first_substep = report.moves.is_empty() && !unbudgeted;
         // Motion space: the movers.
         let mut slot = vec![None; self.bodies.len()];
         let mut frames = Vec::new();
@@ -894,6 +955,36 @@ impl World {
                 motions.entry(b).or_insert_with(|| Motion::stationary(self.bodies[b].pose));
             }
         }
+        let seated: Vec<bool> = pairs.iter().map(|&(i, j)| self.seated(i, j)).collect();
+        let options = pairs
+            .iter()
+            .zip(&seated)
+            .map(|(&(i, j), &seated)| QueryOptions {
+                in_contact: seated.then(|| InContact {
+                    within: self.class(i, j).map_or(s.breaking, |c| c.radius),
+                    orientation_a: self.bodies[i].orientation,
+                    orientation_b: self.bodies[j].orientation,
+                }),
+                ..s.query
+            })
+            .collect();
+        Planned { movers: movers.to_vec(), moving, motions, pairs, seated, options, closed_gap, shortened: scale < 1.0 }
+    }
+
+    /// The continuous check of a planned sub-step and its move: to the first contact (backed
+    /// off), or the whole way, or (out of budget) as far as is proven free. `resumed`: the
+    /// queries of a suspended sub-step, to go on with; when they prove nothing free again,
+    /// the sub-step is suspended again.
+    fn check_and_move(
+        &mut self,
+        plan: Planned,
+        resumed: Option<Vec<(FirstContact, Option<Suspended>)>>,
+        report: &mut StepReport,
+    ) -> Moved {
+        let s = self.settings;
+        let Planned { movers, moving, motions, pairs, seated, closed_gap, shortened, .. } = &plan;
+        let (movers, moving, pairs, seated, closed_gap) =
+            (&movers[..], &moving[..], &pairs[..], &seated[..], *closed_gap);
         let motion_of = |b: BodyId| motions[&b];
         // How each body moves, as its collision check sees it: Redon's screws for the exact
         // CCD, constant-velocity screws for the glide screen (docs/glide.md §3).
@@ -906,36 +997,22 @@ impl World {
         };
         let substep = report.moves.last().map_or(0, |m| m.substep + 1);
         let record = |report: &mut StepReport, until: f64| {
-            for &b in &moving {
+            for &b in moving {
                 report.moves.push(Move { substep, body: b, path: path_of(b), until });
             }
         };
-        let seated: Vec<bool> = pairs.iter().map(|&(i, j)| self.seated(i, j)).collect();
-        let options = |k: usize| -> QueryOptions {
-            let (i, j) = pairs[k];
-            QueryOptions {
-                in_contact: seated[k].then(|| InContact {
-                    within: self.class(i, j).map_or(s.breaking, |c| c.radius),
-                    orientation_a: self.bodies[i].orientation,
-                    orientation_b: self.bodies[j].orientation,
-                }),
-                ..s.query
-            }
-        };
+        let options = |k: usize| plan.options[k];
         // The first contact over every pair with a mover. With the glide screen, its list of
         // every collision of the hitting pair is kept for the near-simultaneous contacts.
         let clock = Instant::now();
         let mut first: Option<(usize, Contact)> = None;
         let mut glide_list: Vec<Contact> = Vec::new();
-        // Under a budget, how far the move is proven free when a query stopped early.
+        // Under a budget, how far the move is proven free when a query stopped early, and each
+        // exact query's answer and unfinished state (kept if the sub-step is suspended).
         let mut free_until: f64 = 1.0;
-        // A frame's first sub-step must move: its queries go on past the budget until they
-        // prove some time free (the earliest pending pair starts after 0).
-        let budget = self.budget.filter(|_| !unbudgeted).map(|(deadline, box_tests)| QueryBudget {
-            deadline,
-            box_tests: box_tests.map(|b| b.saturating_sub(report.counters.bv_tests)),
-            progress: first_substep,
-        });
+        let mut queries: Vec<(FirstContact, Option<Suspended>)> = Vec::with_capacity(pairs.len());
+        let mut resumed = resumed.map(|q| q.into_iter());
+        let budget = self.budget.map(|b| QueryBudget { deadline: b.deadline, box_tests: b.box_tests, progress: false });
         for (k, &(i, j)) in pairs.iter().enumerate() {
             let (a, b) = (&self.bodies[i], &self.bodies[j]);
             let (mi, mj) = (motion_of(i), motion_of(j));
@@ -946,12 +1023,22 @@ impl World {
                         box_tests: b.box_tests.map(|n| n.saturating_sub(report.counters.bv_tests)),
                         ..b
                     });
-                    let r = first_contact_within_budget(&a.collider, &mi, &b.collider, &mj, &opts);
-                    report.counters += r.counters;
-                    if r.value.contact.is_none() {
-                        free_until = free_until.min(r.value.free_until);
+                    let (answer, state) = match resumed.as_mut().and_then(|q| q.next()) {
+                        // Finished before the sub-step was suspended.
+                        Some((done, None)) => (done, None),
+                        earlier => {
+                            let state = earlier.and_then(|(_, state)| state);
+                            let (r, state) =
+                                first_contact_suspendable(&a.collider, &mi, &b.collider, &mj, &opts, state);
+                            report.counters += r.counters;
+                            (r.value, state)
+                        }
+                    };
+                    queries.push((answer, state));
+                    if answer.contact.is_none() {
+                        free_until = free_until.min(answer.free_until);
                     }
-                    (r.value.contact, Vec::new())
+                    (answer.contact, Vec::new())
                 }
                 NarrowPhase::Glide => {
                     let opts = s.glide;
@@ -979,19 +1066,19 @@ impl World {
         let previous: Vec<(BodyId, Pose)> = moving.iter().map(|&b| (b, self.bodies[b].pose)).collect();
         // The budget ran out before the earliest contact was proven: go as far as is proven
         // free (a little less, to stay off whatever might touch there), or, when nothing
-        // was proven at all, try again without the budget so that the drag goes on.
+        // was proven at all, keep the sub-step and its queries for the next drag (§4).
         let interrupted = free_until < first.map_or(1.0, |(_, c)| c.time);
         if interrupted {
             report.ccd_time += clock.elapsed();
             report.out_of_time = true;
             if free_until <= 0.0 {
-                if first_substep {
-                    return self.substep_once(movers, drag, report, true);
+                if let Some(budget) = self.budget {
+                    self.suspended = Some(SuspendedStep { body: budget.body, plan, queries });
                 }
                 return Moved::OutOfTime;
             }
             let t = 0.95 * free_until;
-            for &b in &moving {
+            for &b in moving {
                 self.put(b, path_of(b).pose_at(t).normalized());
             }
             self.refresh_timed(movers, report);
@@ -1007,7 +1094,7 @@ impl World {
         }
         let Some((k, hit)) = first else {
             report.ccd_time += clock.elapsed();
-            for &b in &moving {
+            for &b in moving {
                 self.put(b, motion_of(b).to.normalized());
             }
             self.refresh_timed(movers, report);
@@ -1019,7 +1106,7 @@ impl World {
                 return Moved::Blocked { time: 0.0, linearisation: true };
             }
             record(report, 1.0);
-            return if scale < 1.0 { Moved::Shortened } else { Moved::Full { closed_gap } };
+            return if *shortened { Moved::Shortened } else { Moved::Full { closed_gap } };
         };
         let (i, j) = pairs[k];
         let (path_i, path_j) = (path_of(i), path_of(j));
@@ -1064,13 +1151,13 @@ impl World {
         };
         report.ccd_time += clock.elapsed();
         if t_b > 0.0 {
-            for &b in &moving {
+            for &b in moving {
                 self.put(b, path_of(b).pose_at(t_b).normalized());
             }
             // Two movers are each placed along their own screw, which agrees with their
             // relative screw only at the ends (docs/solver.md §4): check, and stay put if off.
             let overlap =
-                pairs.iter().zip(&seated).filter(|&(&(x, y), _)| moving.contains(&x) && moving.contains(&y)).any(
+                pairs.iter().zip(seated).filter(|&(&(x, y), _)| moving.contains(&x) && moving.contains(&y)).any(
                     |(&(x, y), &seated)| {
                         let (a, b) = (&self.bodies[x], &self.bodies[y]);
                         !seated && intersects(&a.collider, &a.pose, &b.collider, &b.pose).value
