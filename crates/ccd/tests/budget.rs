@@ -7,7 +7,8 @@ mod common;
 use common::*;
 use mockup_ccd::query::reference;
 use mockup_ccd::{
-    Collider, QueryBudget, QueryOptions, first_contact, first_contact_suspendable, first_contact_within_budget,
+    Collider, QueryBudget, QueryOptions, contacts_within, first_contact, first_contact_suspendable,
+    first_contact_within_budget,
 };
 use proptest::prelude::*;
 
@@ -40,6 +41,26 @@ proptest! {
         let tree = first_contact(&a, &case.motion_a, &b, &case.motion_b, &plain).value;
         prop_assert_eq!(r.contact, tree);
         prop_assert_eq!(r.free_until, first);
+    }
+
+    /// `contacts_within` under a budget lists a part of what it lists without one (the same
+    /// contacts, never others), says when it was cut short, and lists everything when the
+    /// budget suffices.
+    #[test]
+    fn a_budgeted_contacts_within_lists_a_part(case in arb_case(), tests in 0u64..400, t_max in 0.0..=1.0f64) {
+        let (a, b) = (Collider::new(case.a), Collider::new(case.b));
+        let plain = QueryOptions::default();
+        let all = contacts_within(&a, &case.motion_a, &b, &case.motion_b, t_max, &plain);
+        let budget = QueryOptions { budget: Some(QueryBudget { deadline: None, box_tests: Some(tests), progress: false }), ..plain };
+        let part = contacts_within(&a, &case.motion_a, &b, &case.motion_b, t_max, &budget);
+        for c in &part.value {
+            prop_assert!(all.value.contains(c), "{c:?} is not among the unbudgeted contacts");
+        }
+        if part.counters.cut_short == 0 {
+            prop_assert_eq!(&part.value, &all.value);
+        } else {
+            prop_assert!(part.counters.bv_tests >= tests);
+        }
     }
 
     /// A query resumed under a budget of a few box tests per call: at every call the motion is

@@ -1012,6 +1012,7 @@ impl World {
         let mut free_until: f64 = 1.0;
         let mut queries: Vec<(FirstContact, Option<Suspended>)> = Vec::with_capacity(pairs.len());
         let mut resumed = resumed.map(|q| q.into_iter());
+        let tests_before = report.counters.bv_tests;
         let budget = self.budget.map(|b| QueryBudget { deadline: b.deadline, box_tests: b.box_tests, progress: false });
         for (k, &(i, j)) in pairs.iter().enumerate() {
             let (a, b) = (&self.bodies[i], &self.bodies[j]);
@@ -1061,6 +1062,26 @@ impl World {
             {
                 first = Some((k, c));
                 glide_list = list;
+            }
+        }
+        // The queries finished, but took more than is left of the budget: the rest of the
+        // sub-step (the near-contact query, the move, the contact refresh, each about as
+        // costly as the queries) waits for the next drag, which takes it up with these
+        // answers (§4). A resumed sub-step whose queries had finished runs no query, so it is
+        // never deferred twice.
+        let queried = clock.elapsed();
+        let late = self.budget.is_some_and(|b| {
+            b.deadline.is_some_and(|d| Instant::now() + queried > d)
+                || b.box_tests.is_some_and(|n| report.counters.bv_tests >= n)
+        });
+        let finished = queries.iter().all(|(_, state)| state.is_none());
+        let ran_queries = report.counters.bv_tests > tests_before;
+        if late && finished && ran_queries && s.narrow_phase == NarrowPhase::Exact {
+            if let Some(budget) = self.budget {
+                report.ccd_time += queried;
+                report.out_of_time = true;
+                self.suspended = Some(SuspendedStep { body: budget.body, plan, queries });
+                return Moved::OutOfTime;
             }
         }
         let previous: Vec<(BodyId, Pose)> = moving.iter().map(|&b| (b, self.bodies[b].pose)).collect();
@@ -1142,9 +1163,24 @@ impl World {
         let near = match s.narrow_phase {
             NarrowPhase::Exact => {
                 let (a, b) = (&self.bodies[i], &self.bodies[j]);
-                let near = contacts_within(&a.collider, &motion_of(i), &b.collider, &motion_of(j), until, &options(k));
+                // Under the drag's budget: the list is a hint for the next solve (every move is
+                // still checked), so one cut short keeps what it found, and the hit itself.
+                let opts = QueryOptions {
+                    budget: self.budget.map(|b| QueryBudget {
+                        deadline: b.deadline,
+                        box_tests: b.box_tests.map(|n| n.saturating_sub(report.counters.bv_tests)),
+                        progress: false,
+                    }),
+                    ..options(k)
+                };
+                let near = contacts_within(&a.collider, &motion_of(i), &b.collider, &motion_of(j), until, &opts);
                 report.counters += near.counters;
-                near.value
+                let mut near = near.value;
+                if !near.iter().any(|c| (c.kind, c.feature_a, c.feature_b) == (hit.kind, hit.feature_a, hit.feature_b))
+                {
+                    near.push(hit);
+                }
+                near
             }
             // Already filtered by properness (seed 002 §9).
             NarrowPhase::Glide => glide_list.into_iter().filter(|c| c.time <= until).collect(),

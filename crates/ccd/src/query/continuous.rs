@@ -415,7 +415,7 @@ impl<'a> Sweep<'a> {
     fn traverse(&mut self) -> TimeOrder {
         let root = self.slot(0, self.st.grid);
         let whole = Pending { na: 0, nb: 0, i: 0, j: self.st.grid, slot: root };
-        if self.st.budget.is_some() {
+        if self.st.budget.is_some() && self.st.mode == Mode::First {
             let mut heap = TimeOrder::default();
             heap.push(whole);
             return self.traverse_in_time_order(heap);
@@ -521,9 +521,7 @@ impl<'a> Sweep<'a> {
             }
             popped += 1;
             if popped.is_multiple_of(32) {
-                let late = budget.deadline.is_some_and(|d| std::time::Instant::now() >= d);
-                let spent = budget.box_tests.is_some_and(|b| self.st.counters.bv_tests >= b);
-                if (late || spent) && (i > 0 || !budget.progress) {
+                if self.out_of_budget() && (i > 0 || !budget.progress) {
                     let pending = i as f64 / self.st.grid as f64;
                     if pending <= self.time_limit() {
                         self.st.interrupted = Some(pending);
@@ -541,14 +539,27 @@ impl<'a> Sweep<'a> {
     }
 
     /// Pops and processes pending pairs until the stack is empty or `budget` pairs were
-    /// popped.
+    /// popped. A budgeted `contacts_within` empties the stack when the query's budget runs
+    /// out: its list is then what it found so far (docs/queries.md §4).
     fn run(&mut self, stack: &mut Vec<Pending>, budget: usize) {
         let mut popped = 0;
         while popped < budget {
             let Some(p) = stack.pop() else { break };
             popped += 1;
+            if popped.is_multiple_of(32) && self.out_of_budget() {
+                self.st.counters.cut_short += 1;
+                stack.clear();
+                break;
+            }
             self.process(p, stack);
         }
+    }
+
+    fn out_of_budget(&self) -> bool {
+        self.st.budget.is_some_and(|b| {
+            b.deadline.is_some_and(|d| std::time::Instant::now() >= d)
+                || b.box_tests.is_some_and(|n| self.st.counters.bv_tests >= n)
+        })
     }
 
     /// One pending pair: skipped, tested at its leaves, or opened (its children pushed).
@@ -854,7 +865,7 @@ fn run_budgeted(
     let scale = scale(a, b, &rel);
     let tol = Tolerance { scale, contact: opts.contact_tolerance * scale };
     let grid = 1u32 << opts.subdivision_depth.min(MAX_SUBDIVISION_DEPTH);
-    let budget = (mode == Mode::First && use_tree).then_some(opts.budget).flatten();
+    let budget = use_tree.then_some(opts.budget).flatten();
     let mut resume = resume.filter(|r| budget.is_some() && r.motions == [*motion_a, *motion_b]);
     let mut counters = Counters::default();
     let mut contacts = Vec::new();

@@ -44,6 +44,8 @@ pub struct Counters {
     /// Feature pairs left out because they were in contact at the start
     /// (`QueryOptions::in_contact`).
     pub in_contact_skips: u64,
+    /// `contacts_within` traversals the budget cut short: their list may miss contacts.
+    pub cut_short: u64,
 }
 
 impl Counters {
@@ -63,6 +65,7 @@ impl AddAssign for Counters {
         self.culled_nodes += o.culled_nodes;
         self.parallel_splits += o.parallel_splits;
         self.in_contact_skips += o.in_contact_skips;
+        self.cut_short += o.cut_short;
     }
 }
 
@@ -157,8 +160,9 @@ pub struct QueryOptions {
     /// entering crossings of feature pairs not already in contact count. `None`: every touch.
     pub in_contact: Option<InContact>,
     /// Stop `first_contact_within_budget` at a time or a count of box tests: it then
-    /// returns the time up to which the motion is proven free (docs/queries.md §4). Other
-    /// queries ignore it.
+    /// returns the time up to which the motion is proven free (docs/queries.md §4).
+    /// `contacts_within` stops at it with the contacts it found (`Counters::cut_short`).
+    /// Other queries ignore it.
     pub budget: Option<QueryBudget>,
 }
 
