@@ -123,6 +123,10 @@ pub struct StepReport {
     /// proved any of its motion free; the next drag of this body goes on with them
     /// (docs/solver.md §4).
     pub suspended: bool,
+    /// The budget ran out while the body's contacts were being rebuilt, before any sub-step:
+    /// nothing moved, the contact figures below are of the previous set, and the next drag of
+    /// this body goes on with the rebuild (docs/solver.md §4).
+    pub rebuilding_contacts: bool,
     /// Sub-steps stopped by a contact.
     pub blocked_substeps: u32,
     /// QP solves that did not converge (infeasible constraints); the move still went
@@ -213,6 +217,9 @@ pub struct World {
     /// A sub-step whose queries ran out of budget before proving anything free: the next drag
     /// of the same body takes it up (docs/solver.md §4).
     suspended: Option<SuspendedStep>,
+    /// A contact rebuild a drag's budget cut short: the next drag of the same body goes on
+    /// with it (docs/solver.md §4).
+    refreshing: Option<Refreshing>,
     /// `contacts` are about `focus` at the bodies' current poses: the next drag of that body
     /// needs no refresh before its first solve.
     fresh: bool,
@@ -337,6 +344,16 @@ struct Planned {
     shortened: bool,
 }
 
+/// A contact rebuild cut short by a drag's budget: the pairs to visit, the next one, and the
+/// contacts of those visited.
+#[derive(Clone, Debug)]
+struct Refreshing {
+    movers: Vec<BodyId>,
+    pairs: Vec<(BodyId, BodyId)>,
+    next: usize,
+    contacts: Vec<ContactPoint>,
+}
+
 /// A sub-step whose continuous queries ran out of budget before proving any of its motion
 /// free (docs/solver.md §4).
 #[derive(Clone, Debug)]
@@ -359,6 +376,7 @@ impl World {
     pub fn add_body(&mut self, collider: Arc<Collider>, pose: Pose, fixed: bool) -> BodyId {
         self.fresh = false;
         self.suspended = None;
+        self.refreshing = None;
         self.bodies.push(Body::new(collider, pose.normalized(), fixed));
         let id = self.bodies.len() - 1;
         self.boxes.place(id, &self.bodies[id]);
@@ -370,6 +388,7 @@ impl World {
     fn put(&mut self, id: BodyId, pose: Pose) {
         self.fresh = false;
         self.suspended = None;
+        self.refreshing = None;
         self.bodies[id].pose = pose;
         self.boxes.place(id, &self.bodies[id]);
     }
@@ -390,6 +409,7 @@ impl World {
         settings.validate().map_err(SolverError::Settings)?;
         self.fresh = false;
         self.suspended = None;
+        self.refreshing = None;
         self.settings = settings;
         // εr and εb may have changed: the classification and the candidates with them.
         self.candidates.clear();
@@ -533,18 +553,40 @@ impl World {
     /// the start signed and turned outward. A pair not classified at the current placements is
     /// classified here (§1).
     fn refresh_contacts(&mut self, movers: &[BodyId], report: &mut StepReport) {
-        let mut contacts = std::mem::take(&mut self.contacts);
-        contacts.clear();
+        self.refresh_part(movers, None, report);
+    }
+
+    /// [`World::refresh_contacts`] pair by pair until `budget` runs out (at least one pair a
+    /// call): whether it finished. An unfinished rebuild is kept, and the next call about the
+    /// same movers goes on with it; meanwhile the contact set is the old one.
+    fn refresh_part(&mut self, movers: &[BodyId], budget: Option<DragBudget>, report: &mut StepReport) -> bool {
         let (er, eb) = (self.settings.repositioning, self.settings.breaking);
-        let skin = eb * CANDIDATE_SKIN;
-        let mut pairs: Vec<(BodyId, BodyId)> = Vec::new();
-        for &m in movers {
-            let region = self.bodies[m].world_box();
-            pairs.extend(self.near(m, &region, eb + skin).into_iter().map(|o| ordered(m, o)));
-        }
-        pairs.sort_unstable();
-        pairs.dedup();
-        for (i, j) in pairs {
+        let (pairs, mut next, mut contacts) = match self.refreshing.take() {
+            Some(r) if r.movers == movers => (r.pairs, r.next, r.contacts),
+            _ => {
+                let skin = eb * CANDIDATE_SKIN;
+                let mut pairs: Vec<(BodyId, BodyId)> = Vec::new();
+                for &m in movers {
+                    let region = self.bodies[m].world_box();
+                    pairs.extend(self.near(m, &region, eb + skin).into_iter().map(|o| ordered(m, o)));
+                }
+                pairs.sort_unstable();
+                pairs.dedup();
+                (pairs, 0, Vec::new())
+            }
+        };
+        let began = next;
+        while next < pairs.len() {
+            let out = budget.is_some_and(|b| {
+                b.deadline.is_some_and(|d| Instant::now() >= d)
+                    || b.box_tests.is_some_and(|n| report.counters.bv_tests >= n)
+            });
+            if out && next > began {
+                self.refreshing = Some(Refreshing { movers: movers.to_vec(), pairs, next, contacts });
+                return false;
+            }
+            let (i, j) = pairs[next];
+            next += 1;
             let known = self.class(i, j);
             let within = known.map_or(eb, |c| c.radius);
             let first = contacts.len();
@@ -581,6 +623,7 @@ impl World {
         self.contacts = contacts;
         self.focus = movers.to_vec();
         self.fresh = true;
+        true
     }
 
     /// Appends the contacts of bodies i and j within `within` (from kept candidates when their
@@ -727,22 +770,65 @@ impl World {
         }
         let s = self.settings;
         let still = |d: &Displacement| d.translation.length() <= 1e-9 * s.security && d.rotation.length() <= 1e-9;
+        // The last drag of this body (or its placement) left its contacts current; otherwise
+        // they are rebuilt, over as many drags as the budget needs (§4).
+        let ready = (self.fresh && self.focus == [id]) || {
+            let clock = Instant::now();
+            let done = self.refresh_part(&[id], self.budget, &mut report);
+            report.proximity_time += clock.elapsed();
+            done
+        };
+        let movers = if ready {
+            self.drag_steps(id, target, began, &mut report)
+        } else {
+            report.out_of_time = true;
+            report.rebuilding_contacts = true;
+            vec![id]
+        };
+        let b = &self.bodies[id];
+        report.pose = b.pose;
+        report.reached = still(&b.displacement_to(&target));
+        report.contacts = self.contacts.len();
+        report.min_distance = self.contacts.iter().map(|c| c.distance).min_by(f64::total_cmp);
+        report.movers = movers.clone();
+        let mut seated: Vec<(BodyId, BodyId)> =
+            self.contacts.iter().filter(|c| c.seated).map(|c| (c.body_i, c.body_j)).collect();
+        seated.extend(self.seated_pairs().into_iter().filter(|&(i, j)| movers.contains(&i) || movers.contains(&j)));
+        seated.sort_unstable();
+        seated.dedup();
+        // One pass over the contacts (a base plate has tens of thousands, with hundreds of
+        // seated pairs).
+        let mut by_pair: HashMap<(BodyId, BodyId), Vec<ContactPoint>> = HashMap::new();
+        for c in &self.contacts {
+            if seated.binary_search(&(c.body_i, c.body_j)).is_ok() {
+                by_pair.entry((c.body_i, c.body_j)).or_default().push(*c);
+            }
+        }
+        report.max_depth =
+            by_pair.values().map(|of_pair| penetration(of_pair, self.settings.breaking)).fold(0.0, f64::max);
+        report.seated_pairs = seated;
+        report.suspended = self.suspended.is_some();
+        self.budget = None;
+        Ok(report)
+    }
+
+    /// The sub-steps of a drag whose contacts are current: toward `target` until it is
+    /// reached, held, or out of budget; the bodies that moved.
+    fn drag_steps(&mut self, id: BodyId, target: Pose, began: Instant, report: &mut StepReport) -> Vec<BodyId> {
+        let s = self.settings;
+        let still = |d: &Displacement| d.translation.length() <= 1e-9 * s.security && d.rotation.length() <= 1e-9;
         // A trust region on the unconstrained motion: the constraints are linear in the
         // displacement, the screw is not; a sub-step that gets nowhere because of that retries
         // with a shorter one (docs/solver.md §4).
         let mut reach = 1.0;
-        // The last drag of this body (or its placement) left its contacts current.
-        if !(self.fresh && self.focus == [id]) {
-            self.refresh_timed(&[id], &mut report);
-        }
         if self.release_separated(&[id]) {
             // Their contacts are ordinary ones now.
-            self.refresh_timed(&[id], &mut report);
+            self.refresh_timed(&[id], report);
         }
-        let mut movers = self.movers(id, &mut report);
+        let mut movers = self.movers(id, report);
         loop {
-            if self.reposition_once(&movers, &mut report) {
-                movers = self.movers(id, &mut report);
+            if self.reposition_once(&movers, report) {
+                movers = self.movers(id, report);
                 continue;
             }
             let full = self.bodies[id].displacement_to(&target);
@@ -763,8 +849,8 @@ impl World {
                 break;
             }
             report.substeps += 1;
-            let moved = self.substep(&movers, Some((id, d0)), &mut report);
-            movers = self.movers(id, &mut report);
+            let moved = self.substep(&movers, Some((id, d0)), report);
+            movers = self.movers(id, report);
             match moved {
                 Moved::Full { closed_gap } if reach == 1.0 => {
                     if !closed_gap {
@@ -785,30 +871,8 @@ impl World {
             }
         }
         // The last move may have left a contact below εr (the solve is linearised).
-        while self.reposition_once(&movers, &mut report) {}
-        let b = &self.bodies[id];
-        report.pose = b.pose;
-        report.reached = still(&b.displacement_to(&target));
-        report.contacts = self.contacts.len();
-        report.min_distance = self.contacts.iter().map(|c| c.distance).min_by(f64::total_cmp);
-        report.movers = movers.clone();
-        let mut seated: Vec<(BodyId, BodyId)> =
-            self.contacts.iter().filter(|c| c.seated).map(|c| (c.body_i, c.body_j)).collect();
-        seated.extend(self.seated_pairs().into_iter().filter(|&(i, j)| movers.contains(&i) || movers.contains(&j)));
-        seated.sort_unstable();
-        seated.dedup();
-        report.max_depth = seated
-            .iter()
-            .map(|&(i, j)| {
-                let of_pair: Vec<ContactPoint> =
-                    self.contacts.iter().filter(|c| (c.body_i, c.body_j) == (i, j)).copied().collect();
-                penetration(&of_pair, self.settings.breaking)
-            })
-            .fold(0.0, f64::max);
-        report.seated_pairs = seated;
-        report.suspended = self.suspended.is_some();
-        self.budget = None;
-        Ok(report)
+        while self.reposition_once(&movers, report) {}
+        movers
     }
 
     /// One repositioning cycle (eq. 9) if an ordinary contact is nearer than εr and the

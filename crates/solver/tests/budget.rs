@@ -104,3 +104,54 @@ fn budgeted_random_drags_keep_the_guarantee() {
         assert!(out_of_time > 5, "the budget must bite ({out_of_time} frames out of time)");
     }
 }
+
+/// A plate resting on six blocks, dragged up under a budget of 10 box tests a drag: its
+/// contacts are rebuilt over several drags (nothing moves meanwhile), and it then ends where
+/// the unbudgeted drag ends, with the same number of contacts.
+#[test]
+fn a_contact_rebuild_spreads_over_drags() {
+    let build = || {
+        let mut w = World::new(SolverSettings::for_scene_size(10.0)).unwrap();
+        for k in 0..6 {
+            let block = MeshBuilder::new().tessellated_cuboid(Pose::IDENTITY, DVec3::splat(0.4), [3, 3, 3]);
+            let at = Pose::from_translation(DVec3::new(-2.5 + k as f64, 0.0, 0.0));
+            w.add_body(Arc::new(Collider::new(block.build().unwrap())), at, true);
+        }
+        let plate = MeshBuilder::new().tessellated_cuboid(Pose::IDENTITY, DVec3::new(3.2, 0.6, 0.1), [16, 4, 1]);
+        // Resting on the blocks' top faces (z = 0.4).
+        let at = Pose::from_translation(DVec3::new(0.0, 0.0, 0.5));
+        let p = w.add_body(Arc::new(Collider::new(plate.build().unwrap())), at, false);
+        (w, p)
+    };
+    let (mut free, p) = build();
+    let (mut tight, _) = build();
+    with_work_budget(&mut tight, 10);
+    let target = Pose::from_translation(DVec3::new(0.3, 0.0, 1.5));
+    let plain = free.drag(p, target).unwrap();
+    assert!(!plain.rebuilding_contacts && plain.reached);
+    // The plate touches the blocks at the start (coincident faces): those pairs only.
+    let touching = tight.intersecting_pairs();
+    let mut rebuilding = 0;
+    let mut last = None;
+    for _ in 0..2000 {
+        let before = tight.body(p).unwrap().pose;
+        let r = tight.drag(p, target).unwrap();
+        if r.rebuilding_contacts {
+            rebuilding += 1;
+            assert!(r.out_of_time);
+            assert_eq!(tight.body(p).unwrap().pose, before, "nothing moves while contacts are rebuilt");
+        }
+        assert!(tight.intersecting_pairs().iter().all(|p| touching.contains(p)));
+        let done = !r.out_of_time;
+        last = Some(r);
+        if done {
+            break;
+        }
+    }
+    let last = last.unwrap();
+    assert!(!last.out_of_time, "the budgeted drag did not end");
+    assert!(rebuilding > 1, "the rebuild took {rebuilding} drags");
+    let (a, b) = (free.body(p).unwrap().pose.translation, tight.body(p).unwrap().pose.translation);
+    assert!((a - b).length() < 1e-6, "unbudgeted {a:?}, budgeted {b:?}");
+    assert_eq!(plain.contacts, last.contacts);
+}
