@@ -292,3 +292,39 @@ fn degenerate_triangles_are_left_out_of_the_screen() {
         assert!((first.contact.time - 0.5).abs() < 1e-6, "{first:?}");
     }
 }
+
+/// Found by `earliest_collision_is_first_contact_on_pure_motions` (2026-11-25): a box turning
+/// about an axis off its centre meets a corner of a fixed box; the exact query and the
+/// all-pairs glide test find vertex 7 of A on face 1 of B at t = 0.5076, the screen does not
+/// (its candidates hold vertex 7 against face 6, the neighbouring face across edge 2–6, not
+/// face 1). Not fixed yet: docs/glide.md, "Known miss".
+#[test]
+#[ignore = "known miss of the glide screen, docs/glide.md \"Known miss\""]
+fn a_turning_box_meets_a_fixed_corner() {
+    let a = MeshBuilder::new()
+        .cuboid(Pose::IDENTITY, DVec3::new(0.25094491443354655, 0.24317189171467632, 0.4485539032212203))
+        .build()
+        .unwrap();
+    let b = MeshBuilder::new()
+        .cuboid(Pose::IDENTITY, DVec3::new(0.8777059492969933, 0.575012708352626, 0.7525203909214127))
+        .build()
+        .unwrap();
+    let start = Pose {
+        rotation: DQuat::from_xyzw(0.1808946754948614, -0.31180729806988144, 0.6239248844692121, 0.693376567088944),
+        translation: DVec3::new(1.8364489943885296, 0.4414040936905996, 1.5110884134418652),
+    };
+    let axis = DVec3::new(0.4808392267243549, 0.7041774401549434, -0.05442639034239664).normalize();
+    let through = DVec3::new(-0.1916415607146041, 0.7396348894257467, 0.9125720141831704);
+    let step = Pose::rotation_about(0.5 * start.translation + through, axis, 2.076213433311088);
+    let motion_b = Motion::new(start, step * start);
+    let still = Motion::stationary(Pose::IDENTITY);
+    let (ca, cb) = (Collider::new(a.clone()), Collider::new(b.clone()));
+    assert!(!mockup_ccd::intersects(&ca, &Pose::IDENTITY, &cb, &start).value);
+    let exact = first_contact(&cb, &motion_b, &ca, &still, &QueryOptions::default()).value.expect("they meet");
+    let (ga, gb) = (GlideBody::new(a), GlideBody::new(b));
+    let all = glide_collisions_all_pairs(&ga, &still, &gb, &motion_b, &GlideOptions::default());
+    assert!(all.collisions.first().is_some_and(|c| (c.contact.time - exact.time).abs() < 1e-9));
+    let report = glide_collisions(&ga, &still, &gb, &motion_b, &GlideOptions::default());
+    let g = report.collisions.first().expect("the screen finds the collision");
+    assert!((exact.time - g.contact.time).abs() <= report.resolution.unwrap().time);
+}
