@@ -72,3 +72,42 @@ fn proximity_among_long_candidate_lists() {
         "the door must be near the frame ({near}) with lists long enough to split ({splits})"
     );
 }
+
+/// `near_triangle_pairs` large enough to split over two threads: sorted, no pair twice, and
+/// every triangle pair nearer than the distance (brute force over all pairs) is among them.
+#[test]
+fn near_triangle_pairs_split_over_two_threads_miss_nothing() {
+    use mockup_ccd::geometry::triangle_distance;
+    use mockup_ccd::{MeshBuilder, near_triangle_pairs};
+    let mesh = MeshBuilder::new().torus(Pose::IDENTITY, 1.0, 0.3, 40, 16).build().unwrap();
+    let (a, b) = (mockup_ccd::Collider::new(mesh.clone()), mockup_ccd::Collider::new(mesh));
+    let mut splits = 0;
+    for (k, x) in [0.3, 0.9, 1.5].into_iter().enumerate() {
+        let pose_a = Pose {
+            rotation: glam::DQuat::from_rotation_x(0.4 * k as f64),
+            translation: glam::DVec3::new(x, 0.1, 0.05),
+        };
+        let d = 0.05;
+        let r = near_triangle_pairs(&a, &pose_a, &b, &Pose::IDENTITY, d);
+        splits += r.counters.parallel_splits;
+        let pairs = r.value;
+        assert!(pairs.windows(2).all(|w| w[0] < w[1]), "sorted, each pair once");
+        let tri = |c: &mockup_ccd::Collider, pose: &Pose, t: u32| {
+            c.mesh().triangle_points(t).map(|p| pose.transform_point(p))
+        };
+        let mut near = 0;
+        for ta in 0..a.mesh().triangles().len() as u32 {
+            let x = tri(&a, &pose_a, ta);
+            for tb in 0..b.mesh().triangles().len() as u32 {
+                if triangle_distance(&x, &tri(&b, &Pose::IDENTITY, tb)).distance < d {
+                    near += 1;
+                    assert!(pairs.binary_search(&(ta, tb)).is_ok(), "({ta}, {tb}) is near but not listed");
+                }
+            }
+        }
+        assert!(near > 0);
+    }
+    if std::thread::available_parallelism().map_or(1, |n| n.get()) >= 2 {
+        assert!(splits > 0, "no query split");
+    }
+}

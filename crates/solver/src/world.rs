@@ -610,8 +610,13 @@ impl World {
             let cap = (20.0 * eb).min(0.25 * a.sphere.1.min(b.sphere.1)).max(eb);
             let mut radius = eb;
             let depth = loop {
-                contacts.truncate(first);
-                self.pair_contacts(i, j, radius, true, &mut contacts, report);
+                if radius == eb {
+                    // The contacts just read at εb, signed and turned outward.
+                    self.seat(i, j, &mut contacts, first);
+                } else {
+                    contacts.truncate(first);
+                    self.pair_contacts(i, j, radius, true, &mut contacts, report);
+                }
                 let depth = penetration(&contacts[first..], eb);
                 if depth + 0.5 * eb <= radius || radius >= cap {
                     break depth;
@@ -638,7 +643,6 @@ impl World {
         report: &mut StepReport,
     ) {
         let radius = within + self.settings.breaking * CANDIDATE_SKIN;
-        let touching = 1e-3 * self.settings.repositioning;
         let (a, b) = (&self.bodies[i], &self.bodies[j]);
         let relative = b.pose.inverse() * a.pose;
         let kept = self
@@ -655,9 +659,16 @@ impl World {
         report.counters += r.counters;
         let first = contacts.len();
         contacts.extend(r.value.iter().map(|p| ContactPoint::from_pair(i, j, p)));
-        if !seated {
-            return;
+        if seated {
+            self.seat(i, j, contacts, first);
         }
+    }
+
+    /// Signs and turns outward the contacts of bodies i and j from `first` on, as those of a
+    /// pair in contact from the start, and drops those at edges inside flat polygons.
+    fn seat(&self, i: BodyId, j: BodyId, contacts: &mut Vec<ContactPoint>, first: usize) {
+        let touching = 1e-3 * self.settings.repositioning;
+        let (a, b) = (&self.bodies[i], &self.bodies[j]);
         let (sa, sb) = (a.sides(), b.sides());
         for c in &mut contacts[first..] {
             *c = c.seated((&sa, &a.pose), (&sb, &b.pose), touching);

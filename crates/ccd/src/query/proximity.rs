@@ -1,7 +1,7 @@
 //! Feature pairs closer than a distance, with their closest points: how the solver follows
 //! its contacts between steps.
 
-use super::traversal::near_leaf_pairs;
+use super::traversal::{collect_near_leaf_pairs, near_leaf_pairs};
 use super::{ContactKind, Counted, Counters};
 use crate::geometry::closest_points_segments;
 use crate::{Collider, Mesh, Pose};
@@ -65,14 +65,12 @@ pub fn near_triangle_pairs(
 ) -> Counted<Vec<(u32, u32)>> {
     let to_b = pose_b.inverse() * *pose_a;
     let mut counters = Counters::default();
-    let mut pairs = Vec::new();
-    near_leaf_pairs(a, &to_b, b, distance, &mut counters, |leaf_a, leaf_b, _| {
+    let mut pairs = collect_near_leaf_pairs(a, &to_b, b, distance, &mut counters, |leaf_a, leaf_b, out| {
         for &ta in leaf_a {
             for &tb in leaf_b {
-                pairs.push((ta, tb));
+                out.push((ta, tb));
             }
         }
-        ControlFlow::Continue(())
     });
     pairs.sort_unstable();
     Counted { value: pairs, counters }

@@ -25,9 +25,26 @@ pub(crate) fn near_leaf_pairs(
     counters: &mut Counters,
     mut visit: impl FnMut(&[u32], &[u32], &mut Counters) -> ControlFlow<()>,
 ) {
-    let (tree_a, tree_b) = (a.tree(), b.tree());
     let mut stack = vec![(0u32, 0u32)];
-    while let Some((na, nb)) = stack.pop() {
+    near_leaf_pairs_from(a, to_b, b, margin, counters, &mut stack, usize::MAX, &mut visit);
+}
+
+/// [`near_leaf_pairs`] from the node pairs on `stack`, until it is empty, `visit` breaks
+/// (true), or `pops` pairs were taken.
+#[allow(clippy::too_many_arguments)]
+fn near_leaf_pairs_from(
+    a: &Collider,
+    to_b: &Pose,
+    b: &Collider,
+    margin: f64,
+    counters: &mut Counters,
+    stack: &mut Vec<(u32, u32)>,
+    pops: usize,
+    visit: &mut impl FnMut(&[u32], &[u32], &mut Counters) -> ControlFlow<()>,
+) -> bool {
+    let (tree_a, tree_b) = (a.tree(), b.tree());
+    for _ in 0..pops {
+        let Some((na, nb)) = stack.pop() else { break };
         let (node_a, node_b) = (tree_a.node(na), tree_b.node(nb));
         counters.bv_tests += 1;
         if separated(&node_b.obb, &node_a.obb.transformed(to_b), margin) {
@@ -35,7 +52,7 @@ pub(crate) fn near_leaf_pairs(
         }
         if node_a.is_leaf() && node_b.is_leaf() {
             if visit(tree_a.leaf_triangles(node_a), tree_b.leaf_triangles(node_b), counters).is_break() {
-                return;
+                return true;
             }
         } else if open_a(node_a, node_b) {
             let (l, r) = tree_a.children(na);
@@ -45,4 +62,65 @@ pub(crate) fn near_leaf_pairs(
             stack.extend([(na, l), (na, r)]);
         }
     }
+    false
+}
+
+/// A visitor that never breaks and appends what `visit` makes of a leaf pair to `out`.
+fn collecting<'a, T>(
+    visit: &'a impl Fn(&[u32], &[u32], &mut Vec<T>),
+    out: &'a mut Vec<T>,
+) -> impl FnMut(&[u32], &[u32], &mut Counters) -> ControlFlow<()> + 'a {
+    move |la, lb, _| {
+        visit(la, lb, out);
+        ControlFlow::Continue(())
+    }
+}
+
+/// Every pair of leaves whose boxes come within `margin` (as [`near_leaf_pairs`] visits
+/// them), as `visit` maps each to a list; a traversal larger than a few hundred node pairs is
+/// split over two threads (alternate pending pairs to each). The lists are concatenated in no
+/// particular order.
+pub(crate) fn collect_near_leaf_pairs<T: Send>(
+    a: &Collider,
+    to_b: &Pose,
+    b: &Collider,
+    margin: f64,
+    counters: &mut Counters,
+    visit: impl Fn(&[u32], &[u32], &mut Vec<T>) + Sync,
+) -> Vec<T> {
+    let mut out = Vec::new();
+    let mut stack = vec![(0u32, 0u32)];
+    let visit = &visit;
+    near_leaf_pairs_from(a, to_b, b, margin, counters, &mut stack, 256, &mut collecting(visit, &mut out));
+    if stack.len() < 2 || super::cores() < 2 {
+        near_leaf_pairs_from(a, to_b, b, margin, counters, &mut stack, usize::MAX, &mut collecting(visit, &mut out));
+        return out;
+    }
+    let mut theirs: Vec<(u32, u32)> = Vec::new();
+    let mut mine: Vec<(u32, u32)> = Vec::new();
+    for (k, p) in stack.into_iter().enumerate() {
+        if k % 2 == 0 { mine.push(p) } else { theirs.push(p) }
+    }
+    let (more, their_counters) = std::thread::scope(|s| {
+        let handle = s.spawn(|| {
+            let (mut more, mut c) = (Vec::new(), Counters::default());
+            near_leaf_pairs_from(
+                a,
+                to_b,
+                b,
+                margin,
+                &mut c,
+                &mut theirs,
+                usize::MAX,
+                &mut collecting(visit, &mut more),
+            );
+            (more, c)
+        });
+        near_leaf_pairs_from(a, to_b, b, margin, counters, &mut mine, usize::MAX, &mut collecting(visit, &mut out));
+        handle.join().expect("the second traversal thread does not panic")
+    });
+    *counters += their_counters;
+    counters.parallel_splits += 1;
+    out.extend(more);
+    out
 }
