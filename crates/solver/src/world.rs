@@ -220,6 +220,9 @@ pub struct World {
     /// A contact rebuild a drag's budget cut short: the next drag of the same body goes on
     /// with it (docs/solver.md §4).
     refreshing: Option<Refreshing>,
+    /// How long the last contact refresh after a move took: a sub-step's queries leave that
+    /// much of the budget (§4).
+    last_refresh: Duration,
     /// `contacts` are about `focus` at the bodies' current poses: the next drag of that body
     /// needs no refresh before its first solve.
     fresh: bool,
@@ -545,7 +548,15 @@ impl World {
     fn refresh_timed(&mut self, movers: &[BodyId], report: &mut StepReport) {
         let clock = Instant::now();
         self.refresh_contacts(movers, report);
-        report.proximity_time += clock.elapsed();
+        self.last_refresh = clock.elapsed();
+        report.proximity_time += self.last_refresh;
+    }
+
+    /// When a sub-step's queries must stop: the drag's deadline less the time the last
+    /// contact refresh took, so that the refresh after the move still fits (§4).
+    fn query_deadline(&self) -> Option<Instant> {
+        let d = self.budget?.deadline?;
+        Some(d.checked_sub(self.last_refresh).unwrap_or(d))
     }
 
     /// Contacts within εb of every pair of a body of `movers` with any other body (within a
@@ -1088,7 +1099,11 @@ impl World {
         let mut queries: Vec<(FirstContact, Option<Suspended>)> = Vec::with_capacity(pairs.len());
         let mut resumed = resumed.map(|q| q.into_iter());
         let tests_before = report.counters.bv_tests;
-        let budget = self.budget.map(|b| QueryBudget { deadline: b.deadline, box_tests: b.box_tests, progress: false });
+        let budget = self.budget.map(|b| QueryBudget {
+            deadline: self.query_deadline(),
+            box_tests: b.box_tests,
+            progress: false,
+        });
         for (k, &(i, j)) in pairs.iter().enumerate() {
             let (a, b) = (&self.bodies[i], &self.bodies[j]);
             let (mi, mj) = (motion_of(i), motion_of(j));
@@ -1146,7 +1161,7 @@ impl World {
         // never deferred twice.
         let queried = clock.elapsed();
         let late = self.budget.is_some_and(|b| {
-            b.deadline.is_some_and(|d| Instant::now() + queried > d)
+            self.query_deadline().is_some_and(|d| Instant::now() + queried > d)
                 || b.box_tests.is_some_and(|n| report.counters.bv_tests >= n)
         });
         let finished = queries.iter().all(|(_, state)| state.is_none());
@@ -1242,7 +1257,7 @@ impl World {
                 // still checked), so one cut short keeps what it found, and the hit itself.
                 let opts = QueryOptions {
                     budget: self.budget.map(|b| QueryBudget {
-                        deadline: b.deadline,
+                        deadline: self.query_deadline(),
                         box_tests: b.box_tests.map(|n| n.saturating_sub(report.counters.bv_tests)),
                         progress: false,
                     }),
