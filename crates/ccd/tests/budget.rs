@@ -19,12 +19,12 @@ proptest! {
     /// contact it returns is the true first one, and an ample budget gives first_contact's
     /// answer.
     #[test]
-    fn never_claims_more_than_is_free(case in arb_case(), tests in 0u64..400, cull in any::<bool>(), progress in any::<bool>()) {
+    fn never_claims_more_than_is_free(case in arb_case(), tests in 0u64..400, cull in any::<bool>()) {
         let (a, b) = (Collider::new(case.a), Collider::new(case.b));
         let plain = QueryOptions { bm_culling: cull, ..Default::default() };
         let truth = reference::first_contact(&a, &case.motion_a, &b, &case.motion_b, &plain).value;
         let first = truth.map_or(1.0, |c| c.time);
-        let budget = QueryOptions { budget: Some(QueryBudget { deadline: None, box_tests: Some(tests), progress }), ..plain };
+        let budget = QueryOptions { budget: Some(QueryBudget { deadline: None, box_tests: Some(tests) }), ..plain };
         let r = first_contact_within_budget(&a, &case.motion_a, &b, &case.motion_b, &budget).value;
         prop_assert!(r.free_until <= first + 1e-12, "free until {} but the first contact is at {first}", r.free_until);
         prop_assert!(r.free_until >= 0.0);
@@ -32,11 +32,7 @@ proptest! {
             prop_assert_eq!(Some(c), truth);
             prop_assert_eq!(r.free_until, c.time);
         }
-        // Asked to make progress, it proves some time free whenever there is some.
-        if progress && first > 0.0 {
-            prop_assert!(r.free_until > 0.0, "nothing proven free, the first contact at {first}");
-        }
-        let ample = QueryOptions { budget: Some(QueryBudget { deadline: None, box_tests: Some(u64::MAX), progress: false }), ..plain };
+        let ample = QueryOptions { budget: Some(QueryBudget { deadline: None, box_tests: Some(u64::MAX) }), ..plain };
         let r = first_contact_within_budget(&a, &case.motion_a, &b, &case.motion_b, &ample).value;
         let tree = first_contact(&a, &case.motion_a, &b, &case.motion_b, &plain).value;
         prop_assert_eq!(r.contact, tree);
@@ -51,7 +47,7 @@ proptest! {
         let (a, b) = (Collider::new(case.a), Collider::new(case.b));
         let plain = QueryOptions::default();
         let all = contacts_within(&a, &case.motion_a, &b, &case.motion_b, t_max, &plain);
-        let budget = QueryOptions { budget: Some(QueryBudget { deadline: None, box_tests: Some(tests), progress: false }), ..plain };
+        let budget = QueryOptions { budget: Some(QueryBudget { deadline: None, box_tests: Some(tests) }), ..plain };
         let part = contacts_within(&a, &case.motion_a, &b, &case.motion_b, t_max, &budget);
         for c in &part.value {
             prop_assert!(all.value.contains(c), "{c:?} is not among the unbudgeted contacts");
@@ -72,7 +68,7 @@ proptest! {
         let plain = QueryOptions { bm_culling: cull, ..Default::default() };
         let truth = reference::first_contact(&a, &case.motion_a, &b, &case.motion_b, &plain).value;
         let first = truth.map_or(1.0, |c| c.time);
-        let opts = QueryOptions { budget: Some(QueryBudget { deadline: None, box_tests: Some(tests), progress: false }), ..plain };
+        let opts = QueryOptions { budget: Some(QueryBudget { deadline: None, box_tests: Some(tests) }), ..plain };
         let (mut state, mut free, mut calls) = (None, 0.0, 0);
         loop {
             calls += 1;
@@ -110,10 +106,8 @@ fn a_past_deadline_stops_at_once() {
     };
     let fixed = mockup_ccd::Motion::stationary(mockup_ccd::Pose::IDENTITY);
     let past = std::time::Instant::now();
-    let opts = QueryOptions {
-        budget: Some(QueryBudget { deadline: Some(past), box_tests: None, progress: false }),
-        ..Default::default()
-    };
+    let opts =
+        QueryOptions { budget: Some(QueryBudget { deadline: Some(past), box_tests: None }), ..Default::default() };
     let r = first_contact_within_budget(&a, &motion(3.0), &b, &fixed, &opts);
     let whole = first_contact(&a, &motion(3.0), &b, &fixed, &QueryOptions::default());
     assert!(whole.value.is_some());
@@ -141,23 +135,19 @@ fn a_split_budgeted_traversal_never_claims_more_than_is_free() {
         let plain = QueryOptions::default();
         let truth = first_contact(&a, &motion, &b, &fixed, &plain).value.expect("they meet");
         for micros in [0, 50, 200, 1_000, 5_000, 60_000_000] {
-            for progress in [false, true] {
-                let deadline = std::time::Instant::now() + std::time::Duration::from_micros(micros);
-                let opts = QueryOptions {
-                    budget: Some(QueryBudget { deadline: Some(deadline), box_tests: None, progress }),
-                    ..plain
-                };
-                let r = first_contact_within_budget(&a, &motion, &b, &fixed, &opts);
-                splits += r.counters.parallel_splits;
-                let r = r.value;
-                assert!(r.free_until <= truth.time + 1e-12, "free until {} past {}", r.free_until, truth.time);
-                if let Some(c) = r.contact {
-                    assert_eq!(c, truth);
-                    assert_eq!(r.free_until, c.time);
-                }
-                if micros == 60_000_000 {
-                    assert_eq!(r.contact, Some(truth));
-                }
+            let deadline = std::time::Instant::now() + std::time::Duration::from_micros(micros);
+            let opts =
+                QueryOptions { budget: Some(QueryBudget { deadline: Some(deadline), box_tests: None }), ..plain };
+            let r = first_contact_within_budget(&a, &motion, &b, &fixed, &opts);
+            splits += r.counters.parallel_splits;
+            let r = r.value;
+            assert!(r.free_until <= truth.time + 1e-12, "free until {} past {}", r.free_until, truth.time);
+            if let Some(c) = r.contact {
+                assert_eq!(c, truth);
+                assert_eq!(r.free_until, c.time);
+            }
+            if micros == 60_000_000 {
+                assert_eq!(r.contact, Some(truth));
             }
         }
     }
@@ -191,10 +181,8 @@ fn a_split_query_resumed_ends_with_the_first_contact() {
             calls += 1;
             assert!(calls < 1_000_000, "the resumed query does not end");
             let deadline = std::time::Instant::now() + std::time::Duration::from_micros(150 * (calls % 5));
-            let opts = QueryOptions {
-                budget: Some(QueryBudget { deadline: Some(deadline), box_tests: None, progress: false }),
-                ..plain
-            };
+            let opts =
+                QueryOptions { budget: Some(QueryBudget { deadline: Some(deadline), box_tests: None }), ..plain };
             let (r, next) = first_contact_suspendable(&a, &motion, &b, &fixed, &opts, state);
             if next.is_some() {
                 // A split that ran out: both threads' pending pairs are in `next`.

@@ -1105,11 +1105,7 @@ impl World {
         let mut queries: Vec<(FirstContact, Option<Suspended>)> = Vec::with_capacity(pairs.len());
         let mut resumed = resumed.map(|q| q.into_iter());
         let tests_before = report.counters.bv_tests;
-        let budget = self.budget.map(|b| QueryBudget {
-            deadline: self.query_deadline(),
-            box_tests: b.box_tests,
-            progress: false,
-        });
+        let budget = self.budget.map(|b| QueryBudget { deadline: self.query_deadline(), box_tests: b.box_tests });
         for (k, &(i, j)) in pairs.iter().enumerate() {
             let (a, b) = (&self.bodies[i], &self.bodies[j]);
             let (mi, mj) = (motion_of(i), motion_of(j));
@@ -1265,7 +1261,6 @@ impl World {
                     budget: self.budget.map(|b| QueryBudget {
                         deadline: self.query_deadline(),
                         box_tests: b.box_tests.map(|n| n.saturating_sub(report.counters.bv_tests)),
-                        progress: false,
                     }),
                     ..options(k)
                 };

@@ -87,10 +87,6 @@ impl InContact {
 pub struct QueryBudget {
     pub deadline: Option<std::time::Instant>,
     pub box_tests: Option<u64>,
-    /// Go on past the budget until some time is proven free (the earliest pending interval
-    /// starts after 0) or the query is done: for a caller that must make progress, such as
-    /// a drag's first sub-step, which would otherwise search the same pairs again unbudgeted.
-    pub progress: bool,
 }
 
 /// A first contact under a budget: the contact when it was found and proven the first, and
@@ -513,7 +509,6 @@ impl<'a> Sweep<'a> {
     /// popped, or the budget ran out (then `interrupted` is the earliest pending interval's
     /// start, if it is not after the best contact time).
     fn run_in_time_order(&mut self, heap: &mut TimeOrder, pairs: usize) {
-        let budget = self.st.budget.expect("a budgeted traversal has a budget");
         let mut popped = 0usize;
         while let Some(i) = heap.earliest() {
             if popped >= pairs {
@@ -521,7 +516,7 @@ impl<'a> Sweep<'a> {
             }
             popped += 1;
             if popped.is_multiple_of(32) {
-                if self.out_of_budget() && (i > 0 || !budget.progress) {
+                if self.out_of_budget() {
                     let pending = i as f64 / self.st.grid as f64;
                     if pending <= self.time_limit() {
                         self.st.interrupted = Some(pending);
