@@ -345,6 +345,10 @@ struct Planned {
     /// ([`World::turn_limit`]).
     closed_gap: bool,
     shortened: bool,
+    /// The drag's trust region when it was planned, and the sub-step's place in the drag's
+    /// chain (`World::drag_steps`).
+    reach: f64,
+    chain: u32,
 }
 
 /// A contact rebuild cut short by a drag's budget: the pairs to visit, the next one, and the
@@ -847,8 +851,11 @@ impl World {
         let still = |d: &Displacement| d.translation.length() <= 1e-9 * s.security && d.rotation.length() <= 1e-9;
         // A trust region on the unconstrained motion: the constraints are linear in the
         // displacement, the screw is not; a sub-step that gets nowhere because of that retries
-        // with a shorter one (docs/solver.md §4).
-        let mut reach = 1.0;
+        // with a shorter one (docs/solver.md §4). With a suspended sub-step, its trust region
+        // and its place in the chain of sub-steps go on: each drag may get only that one
+        // sub-step, and starting over each time would never shrink the region nor end a
+        // chain that cannot reach its target (`max_substeps` counts the whole chain).
+        let (mut reach, mut chain) = self.suspended.as_ref().map_or((1.0, 0), |st| (st.plan.reach, st.plan.chain));
         if self.release_separated(&[id]) {
             // Their contacts are ordinary ones now.
             self.refresh_timed(&[id], report);
@@ -866,7 +873,8 @@ impl World {
                 break;
             }
             let d0 = Displacement { translation: full.translation * reach, rotation: full.rotation * reach };
-            if report.substeps >= s.max_substeps {
+            // A suspended sub-step already has its place in the chain.
+            if self.suspended.is_none() && chain >= s.max_substeps {
                 report.budget_exhausted = true;
                 break;
             }
@@ -877,7 +885,10 @@ impl World {
                 break;
             }
             report.substeps += 1;
-            let moved = self.substep(&movers, Some((id, d0)), report);
+            if self.suspended.is_none() {
+                chain += 1;
+            }
+            let moved = self.substep(&movers, Some((id, d0)), (reach, chain), report);
             movers = self.movers(id, report);
             match moved {
                 Moved::Full { closed_gap } if reach == 1.0 => {
@@ -913,7 +924,7 @@ impl World {
             && report.repositioning < s.max_repositioning
         {
             report.repositioning += 1;
-            self.substep(movers, None, report);
+            self.substep(movers, None, (1.0, 0), report);
             return true;
         }
         false
@@ -922,11 +933,20 @@ impl World {
     /// One solve and CCD-checked move of `movers`: toward `drag`'s displacement, or (None) a
     /// repositioning move with zero unconstrained motion. A sub-step suspended by an earlier
     /// drag of this body goes first (docs/solver.md §4).
-    fn substep(&mut self, movers: &[BodyId], drag: Option<(BodyId, Displacement)>, report: &mut StepReport) -> Moved {
+    /// `(reach, chain)`: the trust region the drag's displacement was scaled by, and the
+    /// sub-step's place in the drag's chain (kept with a suspended sub-step, so that the next
+    /// drag goes on from them).
+    fn substep(
+        &mut self,
+        movers: &[BodyId],
+        drag: Option<(BodyId, Displacement)>,
+        (reach, chain): (f64, u32),
+        report: &mut StepReport,
+    ) -> Moved {
         if let Some(step) = self.suspended.take() {
             return self.check_and_move(step.plan, Some(step.queries), report);
         }
-        let plan = self.plan(movers, drag, report);
+        let plan = Planned { reach, chain, ..self.plan(movers, drag, report) };
         self.check_and_move(plan, None, report)
     }
 
@@ -1060,7 +1080,19 @@ impl World {
                 ..s.query
             })
             .collect();
-        Planned { movers: movers.to_vec(), moving, motions, pairs, seated, options, closed_gap, shortened: scale < 1.0 }
+        let shortened = scale < 1.0;
+        Planned {
+            movers: movers.to_vec(),
+            moving,
+            motions,
+            pairs,
+            seated,
+            options,
+            closed_gap,
+            shortened,
+            reach: 1.0,
+            chain: 0,
+        }
     }
 
     /// The continuous check of a planned sub-step and its move: to the first contact (backed
