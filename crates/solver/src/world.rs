@@ -1200,13 +1200,16 @@ impl World {
         });
         let finished = queries.iter().all(|(_, state)| state.is_none());
         let ran_queries = report.counters.bv_tests > tests_before;
-        if late && finished && ran_queries && s.narrow_phase == NarrowPhase::Exact {
-            if let Some(budget) = self.budget {
-                report.ccd_time += queried;
-                report.out_of_time = true;
-                self.suspended = Some(SuspendedStep { body: budget.body, plan, queries });
-                return Moved::OutOfTime;
-            }
+        if late
+            && finished
+            && ran_queries
+            && s.narrow_phase == NarrowPhase::Exact
+            && let Some(budget) = self.budget
+        {
+            report.ccd_time += queried;
+            report.out_of_time = true;
+            self.suspended = Some(SuspendedStep { body: budget.body, plan, queries });
+            return Moved::OutOfTime;
         }
         let previous: Vec<(BodyId, Pose)> = moving.iter().map(|&b| (b, self.bodies[b].pose)).collect();
         // The budget ran out before the earliest contact was proven: go as far as is proven
@@ -1227,7 +1230,7 @@ impl World {
                 self.put(b, path_of(b).pose_at(t).normalized());
             }
             self.refresh_timed(movers, report);
-            if self.too_deep(&moving, report) {
+            if self.too_deep(moving, report) {
                 for &(b, p) in &previous {
                     self.put(b, p);
                 }
@@ -1243,7 +1246,7 @@ impl World {
                 self.put(b, motion_of(b).to.normalized());
             }
             self.refresh_timed(movers, report);
-            if self.too_deep(&moving, report) {
+            if self.too_deep(moving, report) {
                 for &(b, p) in &previous {
                     self.put(b, p);
                 }
@@ -1323,7 +1326,7 @@ impl World {
                     },
                 );
             self.refresh_timed(movers, report);
-            if overlap || self.too_deep(&moving, report) {
+            if overlap || self.too_deep(moving, report) {
                 for &(b, p) in &previous {
                     self.put(b, p);
                 }

@@ -515,14 +515,12 @@ impl<'a> Sweep<'a> {
                 return;
             }
             popped += 1;
-            if popped.is_multiple_of(32) {
-                if self.out_of_budget() {
-                    let pending = i as f64 / self.st.grid as f64;
-                    if pending <= self.time_limit() {
-                        self.st.interrupted = Some(pending);
-                    }
-                    return;
+            if popped.is_multiple_of(32) && self.out_of_budget() {
+                let pending = i as f64 / self.st.grid as f64;
+                if pending <= self.time_limit() {
+                    self.st.interrupted = Some(pending);
                 }
+                return;
             }
             let p = heap.pop().expect("an earliest pair");
             let mut out = Vec::new();
