@@ -120,8 +120,8 @@ pub struct StepReport {
     /// go on.
     pub out_of_time: bool,
     /// The drag ended with a sub-step suspended: its queries ran out of budget before they
-    /// proved any of its motion free; the next drag of this body goes on with them
-    /// (docs/solver.md §4).
+    /// proved any of its motion free, or finished too late for the rest of the sub-step; the
+    /// next drag of this body goes on with it (docs/solver.md §4).
     pub suspended: bool,
     /// The budget ran out while the body's contacts were being rebuilt, before any sub-step:
     /// nothing moved, the contact figures below are of the previous set, and the next drag of
@@ -214,15 +214,19 @@ pub struct World {
     /// During a drag under a budget: the dragged body, the deadline and the box-test limit
     /// (`SolverSettings::time_budget`, `work_budget`).
     budget: Option<DragBudget>,
-    /// A sub-step whose queries ran out of budget before proving anything free: the next drag
-    /// of the same body takes it up (docs/solver.md §4).
+    /// A sub-step whose queries ran out of budget before proving anything free, or finished
+    /// too late for the rest of it: the next drag of the same body takes it up
+    /// (docs/solver.md §4).
     suspended: Option<SuspendedStep>,
     /// A contact rebuild a drag's budget cut short: the next drag of the same body goes on
     /// with it (docs/solver.md §4).
     refreshing: Option<Refreshing>,
-    /// How long the last contact refresh after a move took: a sub-step's queries leave that
-    /// much of the budget (§4).
-    last_refresh: Duration,
+    /// How long the last contact refresh after a move took, and for which body: a sub-step's
+    /// queries in a drag of that body leave that much of the budget (§4).
+    last_refresh: Option<(BodyId, Duration)>,
+    /// A drag that ran out of time: its body, target and place in its chain of sub-steps,
+    /// which the next drag toward the same target goes on from.
+    chain_carry: Option<(BodyId, Pose, u32)>,
     /// `contacts` are about `focus` at the bodies' current poses: the next drag of that body
     /// needs no refresh before its first solve.
     fresh: bool,
@@ -349,6 +353,9 @@ struct Planned {
     /// chain (`World::drag_steps`).
     reach: f64,
     chain: u32,
+    /// A repositioning cycle (no drag displacement): resumed as one, never read as a drag's
+    /// sub-step.
+    repositioning: bool,
 }
 
 /// A contact rebuild cut short by a drag's budget: the pairs to visit, the next one, and the
@@ -362,7 +369,7 @@ struct Refreshing {
 }
 
 /// A sub-step whose continuous queries ran out of budget before proving any of its motion
-/// free (docs/solver.md §4).
+/// free, or finished too late for the rest of the sub-step (docs/solver.md §4).
 #[derive(Clone, Debug)]
 struct SuspendedStep {
     /// The dragged body: only its next drag takes the sub-step up.
@@ -384,6 +391,7 @@ impl World {
         self.fresh = false;
         self.suspended = None;
         self.refreshing = None;
+        self.chain_carry = None;
         self.bodies.push(Body::new(collider, pose.normalized(), fixed));
         let id = self.bodies.len() - 1;
         self.boxes.place(id, &self.bodies[id]);
@@ -417,6 +425,7 @@ impl World {
         self.fresh = false;
         self.suspended = None;
         self.refreshing = None;
+        self.chain_carry = None;
         self.settings = settings;
         // εr and εb may have changed: the classification and the candidates with them.
         self.candidates.clear();
@@ -434,6 +443,7 @@ impl World {
         }
         let body = self.bodies.get_mut(id).ok_or(SolverError::UnknownBody(id))?;
         body.placement += 1;
+        self.chain_carry = None;
         self.put(id, pose.normalized());
         self.refresh_contacts(&[id], &mut StepReport::default());
         Ok(())
@@ -442,6 +452,7 @@ impl World {
     pub fn set_fixed(&mut self, id: BodyId, fixed: bool) -> Result<(), SolverError> {
         self.bodies.get_mut(id).ok_or(SolverError::UnknownBody(id))?.fixed = fixed;
         self.suspended = None;
+        self.chain_carry = None;
         Ok(())
     }
 
@@ -558,15 +569,19 @@ impl World {
     fn refresh_timed(&mut self, movers: &[BodyId], report: &mut StepReport) {
         let clock = Instant::now();
         self.refresh_contacts(movers, report);
-        self.last_refresh = clock.elapsed();
-        report.proximity_time += self.last_refresh;
+        let took = clock.elapsed();
+        self.last_refresh = movers.first().map(|&b| (b, took));
+        report.proximity_time += took;
     }
 
     /// When a sub-step's queries must stop: the drag's deadline less the time the last
     /// contact refresh took, so that the refresh after the move still fits (§4).
     fn query_deadline(&self) -> Option<Instant> {
         let d = self.budget?.deadline?;
-        Some(d.checked_sub(self.last_refresh).unwrap_or(d))
+        match self.last_refresh {
+            Some((b, took)) if b == self.budget?.body => Some(d.checked_sub(took).unwrap_or(d)),
+            _ => Some(d),
+        }
     }
 
     /// Contacts within εb of every pair of a body of `movers` with any other body (within a
@@ -855,13 +870,36 @@ impl World {
         // and its place in the chain of sub-steps go on: each drag may get only that one
         // sub-step, and starting over each time would never shrink the region nor end a
         // chain that cannot reach its target (`max_substeps` counts the whole chain).
-        let (mut reach, mut chain) = self.suspended.as_ref().map_or((1.0, 0), |st| (st.plan.reach, st.plan.chain));
+        // Without one, a drag that ran out of time toward the same target goes on with its
+        // chain (the app calls again with the same target until the part gets there): a chain
+        // that cannot reach its target ends after `max_substeps` even when fewer fit in a frame.
+        let carried = self.chain_carry.take().filter(|&(b, t, _)| b == id && t == target).map_or(0, |(_, _, c)| c);
+        let (mut reach, mut chain) =
+            self.suspended.as_ref().map_or((1.0, carried), |st| (st.plan.reach, st.plan.chain));
+        let spent = |report: &StepReport| {
+            s.time_budget.is_some_and(|b| began.elapsed() >= b)
+                || s.work_budget.is_some_and(|b| report.counters.bv_tests >= b)
+        };
         if self.release_separated(&[id]) {
-            // Their contacts are ordinary ones now.
+            // Their contacts are ordinary ones now; a sub-step planned with the pair seated is
+            // not taken up.
+            self.suspended = None;
             self.refresh_timed(&[id], report);
         }
         let mut movers = self.movers(id, report);
         loop {
+            // A suspended repositioning cycle goes on as one (`reposition_once` runs none while
+            // a sub-step is suspended).
+            if self.suspended.as_ref().is_some_and(|st| st.plan.repositioning) {
+                if spent(report) {
+                    report.out_of_time = true;
+                    break;
+                }
+                report.repositioning += 1;
+                self.substep(&movers, None, (1.0, 0), report);
+                movers = self.movers(id, report);
+                continue;
+            }
             if self.reposition_once(&movers, report) {
                 movers = self.movers(id, report);
                 continue;
@@ -878,9 +916,7 @@ impl World {
                 report.budget_exhausted = true;
                 break;
             }
-            if s.time_budget.is_some_and(|b| began.elapsed() >= b)
-                || s.work_budget.is_some_and(|b| report.counters.bv_tests >= b)
-            {
+            if spent(report) {
                 report.out_of_time = true;
                 break;
             }
@@ -911,6 +947,7 @@ impl World {
         }
         // The last move may have left a contact below εr (the solve is linearised).
         while self.reposition_once(&movers, report) {}
+        self.chain_carry = report.out_of_time.then_some((id, target, chain));
         movers
     }
 
@@ -946,7 +983,7 @@ impl World {
         if let Some(step) = self.suspended.take() {
             return self.check_and_move(step.plan, Some(step.queries), report);
         }
-        let plan = Planned { reach, chain, ..self.plan(movers, drag, report) };
+        let plan = Planned { reach, chain, repositioning: drag.is_none(), ..self.plan(movers, drag, report) };
         self.check_and_move(plan, None, report)
     }
 
@@ -1092,6 +1129,7 @@ impl World {
             shortened,
             reach: 1.0,
             chain: 0,
+            repositioning: false,
         }
     }
 

@@ -1010,7 +1010,8 @@ pub fn first_contact_within_budget(
 /// [`first_contact_within_budget`] that keeps its work when the budget runs out: then it also
 /// returns the query's state, which a later call with the same colliders and motions takes
 /// up where it stopped (`resume`; docs/queries.md §4). A state about other motions is ignored
-/// (the query starts over); the caller must pass the same colliders.
+/// (the query starts over); the caller must pass the same colliders (they are not checked).
+/// A resumed query takes every option but the budget from its state.
 pub fn first_contact_suspendable(
     a: &Collider,
     motion_a: &Motion,
