@@ -332,6 +332,13 @@ struct DragBudget {
     box_tests: Option<u64>,
 }
 
+impl DragBudget {
+    /// Whether it has run out, `tests` box tests having been spent.
+    fn spent(&self, tests: u64) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d) || self.box_tests.is_some_and(|n| tests >= n)
+    }
+}
+
 /// A sub-step's move, solved and boxed: what its continuous check and its move need, and what
 /// a suspended sub-step keeps.
 #[derive(Clone, Debug)]
@@ -574,6 +581,17 @@ impl World {
         report.proximity_time += took;
     }
 
+    /// Whether a displacement is no motion at all (to `1e-9` of εs and `1e-9` rad).
+    fn still(&self, d: &Displacement) -> bool {
+        d.translation.length() <= 1e-9 * self.settings.security && d.rotation.length() <= 1e-9
+    }
+
+    /// The budget a query of this drag runs under, `tests` box tests having been spent.
+    fn query_budget(&self, tests: u64) -> Option<QueryBudget> {
+        let b = self.budget?;
+        Some(QueryBudget { deadline: self.query_deadline(), box_tests: b.box_tests.map(|n| n.saturating_sub(tests)) })
+    }
+
     /// When a sub-step's queries must stop: the drag's deadline less the time the last
     /// contact refresh took, so that the refresh after the move still fits (§4).
     fn query_deadline(&self) -> Option<Instant> {
@@ -613,11 +631,7 @@ impl World {
         };
         let began = next;
         while next < pairs.len() {
-            let out = budget.is_some_and(|b| {
-                b.deadline.is_some_and(|d| Instant::now() >= d)
-                    || b.box_tests.is_some_and(|n| report.counters.bv_tests >= n)
-            });
-            if out && next > began {
+            if next > began && budget.is_some_and(|b| b.spent(report.counters.bv_tests)) {
                 self.refreshing = Some(Refreshing { movers: movers.to_vec(), pairs, next, contacts });
                 return false;
             }
@@ -815,8 +829,6 @@ impl World {
         if self.suspended.as_ref().is_some_and(|st| st.body != id) {
             self.suspended = None;
         }
-        let s = self.settings;
-        let still = |d: &Displacement| d.translation.length() <= 1e-9 * s.security && d.rotation.length() <= 1e-9;
         // The last drag of this body (or its placement) left its contacts current; otherwise
         // they are rebuilt, over as many drags as the budget needs (§4).
         let ready = (self.fresh && self.focus == [id]) || {
@@ -826,7 +838,7 @@ impl World {
             done
         };
         let movers = if ready {
-            self.drag_steps(id, target, began, &mut report)
+            self.drag_steps(id, target, &mut report)
         } else {
             report.out_of_time = true;
             report.rebuilding_contacts = true;
@@ -834,7 +846,7 @@ impl World {
         };
         let b = &self.bodies[id];
         report.pose = b.pose;
-        report.reached = still(&b.displacement_to(&target));
+        report.reached = self.still(&b.displacement_to(&target));
         report.contacts = self.contacts.len();
         report.min_distance = self.contacts.iter().map(|c| c.distance).min_by(f64::total_cmp);
         report.movers = movers.clone();
@@ -861,9 +873,8 @@ impl World {
 
     /// The sub-steps of a drag whose contacts are current: toward `target` until it is
     /// reached, held, or out of budget; the bodies that moved.
-    fn drag_steps(&mut self, id: BodyId, target: Pose, began: Instant, report: &mut StepReport) -> Vec<BodyId> {
+    fn drag_steps(&mut self, id: BodyId, target: Pose, report: &mut StepReport) -> Vec<BodyId> {
         let s = self.settings;
-        let still = |d: &Displacement| d.translation.length() <= 1e-9 * s.security && d.rotation.length() <= 1e-9;
         // A trust region on the unconstrained motion: the constraints are linear in the
         // displacement, the screw is not; a sub-step that gets nowhere because of that retries
         // with a shorter one (docs/solver.md §4). With a suspended sub-step, its trust region
@@ -876,10 +887,8 @@ impl World {
         let carried = self.chain_carry.take().filter(|&(b, t, _)| b == id && t == target).map_or(0, |(_, _, c)| c);
         let (mut reach, mut chain) =
             self.suspended.as_ref().map_or((1.0, carried), |st| (st.plan.reach, st.plan.chain));
-        let spent = |report: &StepReport| {
-            s.time_budget.is_some_and(|b| began.elapsed() >= b)
-                || s.work_budget.is_some_and(|b| report.counters.bv_tests >= b)
-        };
+        let budget = self.budget;
+        let spent = |report: &StepReport| budget.is_some_and(|b| b.spent(report.counters.bv_tests));
         if self.release_separated(&[id]) {
             // Their contacts are ordinary ones now; a sub-step planned with the pair seated is
             // not taken up.
@@ -905,7 +914,7 @@ impl World {
                 continue;
             }
             let full = self.bodies[id].displacement_to(&target);
-            if still(&full) {
+            if self.still(&full) {
                 // Back where the body is: a suspended move toward an older target is not wanted.
                 self.suspended = None;
                 break;
@@ -1175,17 +1184,12 @@ impl World {
         let mut queries: Vec<(FirstContact, Option<Suspended>)> = Vec::with_capacity(pairs.len());
         let mut resumed = resumed.map(|q| q.into_iter());
         let tests_before = report.counters.bv_tests;
-        let budget = self.budget.map(|b| QueryBudget { deadline: self.query_deadline(), box_tests: b.box_tests });
         for (k, &(i, j)) in pairs.iter().enumerate() {
             let (a, b) = (&self.bodies[i], &self.bodies[j]);
             let (mi, mj) = (motion_of(i), motion_of(j));
             let (hit, list) = match s.narrow_phase {
                 NarrowPhase::Exact => {
-                    let mut opts = options(k);
-                    opts.budget = budget.map(|b| QueryBudget {
-                        box_tests: b.box_tests.map(|n| n.saturating_sub(report.counters.bv_tests)),
-                        ..b
-                    });
+                    let opts = QueryOptions { budget: self.query_budget(report.counters.bv_tests), ..options(k) };
                     let (answer, state) = match resumed.as_mut().and_then(|q| q.next()) {
                         // Finished before the sub-step was suspended.
                         Some((done, None)) => (done, None),
@@ -1330,13 +1334,7 @@ impl World {
                 let (a, b) = (&self.bodies[i], &self.bodies[j]);
                 // Under the drag's budget: the list is a hint for the next solve (every move is
                 // still checked), so one cut short keeps what it found, and the hit itself.
-                let opts = QueryOptions {
-                    budget: self.budget.map(|b| QueryBudget {
-                        deadline: self.query_deadline(),
-                        box_tests: b.box_tests.map(|n| n.saturating_sub(report.counters.bv_tests)),
-                    }),
-                    ..options(k)
-                };
+                let opts = QueryOptions { budget: self.query_budget(report.counters.bv_tests), ..options(k) };
                 let near = contacts_within(&a.collider, &motion_of(i), &b.collider, &motion_of(j), until, &opts);
                 report.counters += near.counters;
                 let mut near = near.value;

@@ -292,7 +292,7 @@ const SPLIT_AFTER: usize = 256;
 
 /// Pending pairs, earliest interval start first; among equal starts the last pushed (depth
 /// first).
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct TimeOrder {
     heap: std::collections::BinaryHeap<(std::cmp::Reverse<u32>, u64, [u32; 5])>,
     pushed: u64,
@@ -813,20 +813,13 @@ pub(super) fn run(
 pub struct Suspended {
     piece: u32,
     state: SweepState,
-    pending: Vec<Pending>,
+    pending: TimeOrder,
     motions: [Motion; 2],
 }
 
 impl std::fmt::Debug for Suspended {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Suspended").field("piece", &self.piece).field("pending", &self.pending.len()).finish()
-    }
-}
-
-impl Suspended {
-    /// Node pairs left to test.
-    pub fn pending(&self) -> usize {
-        self.pending.len()
+        f.debug_struct("Suspended").field("piece", &self.piece).field("pending", &self.pending.heap.len()).finish()
     }
 }
 
@@ -880,12 +873,8 @@ fn run_budgeted(
             match resume.take() {
                 // Where it stopped: the same state, a new budget; counters count this call's work.
                 Some(r) => {
-                    let mut heap = TimeOrder::default();
-                    for p in r.pending.into_iter().rev() {
-                        heap.push(p);
-                    }
                     let st = SweepState { counters: Counters::default(), budget, interrupted: None, ..r.state };
-                    (Sweep { a, b, st }, Some(heap))
+                    (Sweep { a, b, st }, Some(r.pending))
                 }
                 None => {
                     let start = path.piece_start(k);
@@ -948,12 +937,7 @@ fn run_budgeted(
             // after that is not proven the first.
             free_until = path.global_time(k, local);
             contacts.retain(|c| c.time <= free_until);
-            suspended = Some(Suspended {
-                piece: k,
-                state: sweep.st,
-                pending: left.into_sorted(),
-                motions: [*motion_a, *motion_b],
-            });
+            suspended = Some(Suspended { piece: k, state: sweep.st, pending: left, motions: [*motion_a, *motion_b] });
             break;
         }
         if mode == Mode::First && !contacts.is_empty() {
