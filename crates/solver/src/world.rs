@@ -363,6 +363,9 @@ struct Planned {
     /// A repositioning cycle (no drag displacement): resumed as one, never read as a drag's
     /// sub-step.
     repositioning: bool,
+    /// How far along its motions the bodies are: 0, or where an earlier drag moved them as
+    /// far as its queries had proven free before it ran out of budget.
+    at: f64,
 }
 
 /// A contact rebuild cut short by a drag's budget: the pairs to visit, the next one, and the
@@ -1139,6 +1142,7 @@ impl World {
             reach: 1.0,
             chain: 0,
             repositioning: false,
+            at: 0.0,
         }
     }
 
@@ -1267,19 +1271,28 @@ impl World {
                 }
                 return Moved::OutOfTime;
             }
-            let t = 0.95 * free_until;
-            for &b in moving {
-                self.put(b, path_of(b).pose_at(t).normalized());
-            }
-            self.refresh_timed(movers, report);
-            if self.too_deep(moving, report) {
-                for &(b, p) in &previous {
-                    self.put(b, p);
+            // Along the sub-step's own motion, never back: the sub-step stays suspended at
+            // `at`, and the next drag goes on with the same queries along the same motion, so
+            // a move the budget cuts into many frames is still one sub-step of the drag's
+            // chain (§4).
+            let t = (0.95 * free_until).max(plan.at);
+            if t > plan.at {
+                for &b in moving {
+                    self.put(b, path_of(b).pose_at(t).normalized());
                 }
                 self.refresh_timed(movers, report);
-                return Moved::OutOfTime;
+                if self.too_deep(moving, report) {
+                    for &(b, p) in &previous {
+                        self.put(b, p);
+                    }
+                    self.refresh_timed(movers, report);
+                    return Moved::OutOfTime;
+                }
+                record(report, t);
             }
-            record(report, t);
+            if let Some(budget) = self.budget {
+                self.suspended = Some(SuspendedStep { body: budget.body, plan: Planned { at: t, ..plan }, queries });
+            }
             return Moved::OutOfTime;
         }
         let Some((k, hit)) = first else {

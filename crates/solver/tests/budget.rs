@@ -5,9 +5,10 @@
 mod common;
 
 use common::*;
-use glam::DVec3;
+use glam::{DQuat, DVec3};
 use mockup_ccd::{Collider, MeshBuilder, Pose};
 use mockup_solver::{SolverSettings, StepReport, World};
+use std::f64::consts::FRAC_PI_2;
 use std::sync::Arc;
 
 /// Drags until the drag is not out of time (at most `frames` calls); the last report, the
@@ -167,4 +168,73 @@ fn a_contact_rebuild_spreads_over_drags() {
     assert!(done, "the budgeted drag did not end");
     let (a, b) = (free.body(p).unwrap().pose.translation, tight.body(p).unwrap().pose.translation);
     assert!((a - b).length() < 1e-6, "unbudgeted {a:?}, budgeted {b:?}");
+}
+
+/// Wherever one unbudgeted drag reaches its target, the same drag under a small work budget
+/// reaches it too, given frames: however many frames the budget cuts it into, the drag does
+/// not stop short. Random targets in four scenes, each drag started from the same pose in
+/// both worlds. (A chain of sub-steps that counted every frame's partial move ended after
+/// `max_substeps` frames, short of targets nothing blocks: the windowed e2e test, a debug
+/// build, once stopped the door before it reached the body.)
+#[test]
+fn a_target_reached_unbudgeted_is_reached_under_a_budget() {
+    let mut checked = 0;
+    for (make, seed) in [(peg_in_hole as fn() -> TestScene, 31), (plate_in_slot, 32), (tori, 33), (door_in_frame, 34)] {
+        let (mut free, mut tight) = (make(), make());
+        with_work_budget(&mut tight.world, 30);
+        let mut rng = Rng::new(seed);
+        for step in 0..40 {
+            let current = free.world.body(free.dragged).unwrap().pose;
+            tight.world.set_pose(tight.dragged, current).unwrap();
+            let target = random_target(&mut rng, &free, current);
+            let plain = free.world.drag(free.dragged, target).unwrap();
+            if !plain.reached {
+                continue;
+            }
+            checked += 1;
+            let (r, frames, _) = drag_until_done(&mut tight.world, tight.dragged, target, 20_000);
+            assert!(
+                r.reached,
+                "step {step}: unbudgeted reached its target, the budgeted drag stopped after {frames} frames at {:?} ({r:?})",
+                tight.world.body(tight.dragged).unwrap().pose
+            );
+            assert!(tight.world.intersecting_pairs().is_empty());
+        }
+    }
+    assert!(checked > 40, "only {checked} targets were reached unbudgeted");
+}
+
+/// The windowed e2e test's gesture: a part far from what it will touch, dragged toward a
+/// target deep inside it. Unbudgeted, one drag stops it at contact; under a small work budget
+/// it gets there too, however many frames that takes, some of them moving it part of the way.
+#[test]
+fn a_long_push_into_a_part_ends_in_contact_under_a_budget() {
+    let mut partial = 0;
+    for budget in [400, 100, 30, 10] {
+        let (mut free, mut tight) = (door_in_frame(), door_in_frame());
+        with_work_budget(&mut tight.world, budget);
+        let far = Pose::from_translation(DVec3::new(0.0, 0.0, 1.5));
+        free.world.set_pose(free.dragged, far).unwrap();
+        tight.world.set_pose(tight.dragged, far).unwrap();
+        let target = Pose::from_translation(DVec3::new(0.02, 0.01, -0.5));
+        let plain = free.world.drag(free.dragged, target).unwrap();
+        assert!(!plain.reached && !free.world.contacts().is_empty(), "unbudgeted, it stops at contact");
+        let mut frames = 0;
+        loop {
+            frames += 1;
+            let r = tight.world.drag(tight.dragged, target).unwrap();
+            partial += (r.out_of_time && !r.moves.is_empty()) as usize;
+            if !r.out_of_time {
+                break;
+            }
+            assert!(frames < 20_000, "budget {budget}: the drag asks for frames forever");
+        }
+        let (a, b) = (free.world.body(free.dragged).unwrap().pose, tight.world.body(tight.dragged).unwrap().pose);
+        assert!(
+            !tight.world.contacts().is_empty(),
+            "budget {budget}: after {frames} frames the part stopped at {b:?}, not in contact (unbudgeted: {a:?})"
+        );
+        assert!(tight.world.intersecting_pairs().is_empty());
+    }
+    assert!(partial > 0, "no frame moved the part part of the way");
 }

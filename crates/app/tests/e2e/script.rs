@@ -165,7 +165,7 @@ fn drive(
                 let contacts = solver.contacts().len();
                 println!("e2e: door pushed in; {contacts} contacts");
                 if contacts == 0 {
-                    eprintln!("e2e: the drag made no contact");
+                    eprintln!("e2e: the drag made no contact; the last step: {:?}", step.report);
                     exit.write(AppExit::error());
                     script.phase = Phase::Done;
                     return;
