@@ -933,13 +933,16 @@ impl World {
                 break;
             }
             report.substeps += 1;
-            if self.suspended.is_none() {
+            // A suspended sub-step was planned toward the target of an earlier drag: its
+            // whole move does not end this one (the loop plans on toward `target`).
+            let resumed = self.suspended.is_some();
+            if !resumed {
                 chain += 1;
             }
             let moved = self.substep(&movers, Some((id, d0)), (reach, chain), report);
             movers = self.movers(id, report);
             match moved {
-                Moved::Full { closed_gap } if reach == 1.0 => {
+                Moved::Full { closed_gap } if reach == 1.0 && !resumed => {
                     if !closed_gap {
                         break;
                     }

@@ -238,3 +238,32 @@ fn a_long_push_into_a_part_ends_in_contact_under_a_budget() {
     }
     assert!(partial > 0, "no frame moved the part part of the way");
 }
+
+/// The pointer moves on while a sub-step is suspended: the next drag first finishes the
+/// sub-step planned toward the old target, then goes on toward the new one, and the app's
+/// calls end only there (a finished old sub-step once ended the drag as if it had reached
+/// the new target: the windowed e2e test's door stopped short of the body with no contact).
+#[test]
+fn a_suspended_sub_step_toward_an_old_target_does_not_end_the_drag() {
+    let mut ended_suspended = 0;
+    for budget in [10, 30, 100] {
+        let (mut tight, mut free) = (door_in_frame(), door_in_frame());
+        with_work_budget(&mut tight.world, budget);
+        let far = Pose::from_translation(DVec3::new(0.0, 0.0, 1.5));
+        tight.world.set_pose(tight.dragged, far).unwrap();
+        free.world.set_pose(free.dragged, far).unwrap();
+        // A first target, left after one frame; then a second one, nearer, and free.
+        let old = Pose::from_translation(DVec3::new(0.0, 0.0, 0.0));
+        let new = Pose::from_translation(DVec3::new(-0.2, 0.1, 1.2));
+        let r = tight.world.drag(tight.dragged, old).unwrap();
+        ended_suspended += r.suspended as usize;
+        let (r, frames, _) = drag_until_done(&mut tight.world, tight.dragged, new, 20_000);
+        assert!(
+            r.reached,
+            "budget {budget}: stopped after {frames} frames at {:?}",
+            tight.world.body(tight.dragged).unwrap().pose
+        );
+        assert!(free.world.drag(free.dragged, new).unwrap().reached, "the new target is free");
+    }
+    assert!(ended_suspended > 0, "no first frame ended with its sub-step suspended");
+}
