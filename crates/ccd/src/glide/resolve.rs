@@ -209,30 +209,12 @@ impl<'a> Resolver<'a> {
         if window.hi < 0.0 || window.lo > 1.0 {
             return;
         }
-        let sampled = |k: usize| {
-            let (c, sn) = self.grid[k];
-            f.at(k as f64 / n, c, sn)
-        };
-        let mut prev = (first as f64 / n, sampled(first));
-        for k in first + 1..=last {
-            let s = k as f64 / n;
-            let cur = (s, sampled(k));
-            let root = if prev.1 == 0.0 {
-                Some(prev.0)
-            } else if prev.1 * cur.1 < 0.0 {
-                Some(newton(|s| f.value_slope(s), prev, cur))
-            } else if k == last && cur.1 == 0.0 {
-                Some(s)
-            } else {
-                None
-            };
-            prev = cur;
-            let Some(s) = root else { continue };
+        let mut at_root = |s: f64| {
             let turn = fr.turn_at(s);
             let (c0, c1) = (fr.flow_with(b0, s, turn), fr.flow_with(b1, s, turn));
-            let Some((x, y)) = closest_on_segments(a0, a1, c0, c1) else { continue };
+            let Some((x, y)) = closest_on_segments(a0, a1, c0, c1) else { return };
             if (x - y).length() > self.tol.max(1e-9 * da.length()) {
-                continue;
+                return;
             }
             let point = 0.5 * (x + y);
             let y0 = fr.unflow_with(point, s, turn);
@@ -245,13 +227,13 @@ impl<'a> Resolver<'a> {
             let fwd_b =
                 faces_b.iter().flatten().any(|&f| b.normals[f as usize].dot(fr.velocity(y0)) >= -self.speed_tol(y0));
             if !back_a || !fwd_b {
-                continue;
+                return;
             }
             let e_a = da.normalize();
             let e_b = (c1 - c0).normalize();
             let cross = e_a.cross(e_b);
             if cross.length() < 1e-9 {
-                continue;
+                return;
             }
             let m = cross.normalize();
             let nb = faces_b.map(|f| f.map(|f| turn.apply(b.normals[f as usize])));
@@ -271,7 +253,8 @@ impl<'a> Resolver<'a> {
             };
             let (normal, properness) = if value(m) >= value(-m) { (m, value(m)) } else { (-m, value(-m)) };
             out.push(Hit { test: Test::EdgeEdge(ea, eb), time: s, point, normal, properness });
-        }
+        };
+        f.roots(&self.grid, first, last, &mut at_root);
     }
 
     /// Tolerance on `n · ω(x)` for facing at a contact point.
@@ -311,6 +294,67 @@ impl Coplanarity {
     fn at(&self, s: f64, c: f64, sn: f64) -> f64 {
         let k = &self.k;
         k[0] * c + k[1] * sn + k[2] + self.g * s * (k[3] * c + k[4] * sn)
+    }
+
+    /// A bound on `|f″|` over the step: with `P = k₄ cos θs + k₅ sin θs` and
+    /// `Q = k₅ cos θs − k₄ sin θs`, `f″ = −θ² (k₁ cos θs + k₂ sin θs) + 2 g θ Q − g s θ² P`.
+    fn curvature_bound(&self) -> f64 {
+        let (k, th, g) = (&self.k, self.theta, self.g.abs());
+        th * th * (k[0] * k[0] + k[1] * k[1]).sqrt() + g * th * (2.0 + th) * (k[3] * k[3] + k[4] * k[4]).sqrt()
+    }
+
+    /// Calls `found` with the roots of `f` in the sample cells `first..last` of the grid
+    /// (`grid[k]` is `(cos θs, sin θs)` at `s = k / EE_SAMPLES`), in order: where two samples
+    /// change sign, and where two roots may hide between samples of one sign (glide.md §15,
+    /// "Edge/edge roots").
+    fn roots(&self, grid: &[(f64, f64); EE_SAMPLES + 1], first: usize, last: usize, found: &mut impl FnMut(f64)) {
+        let n = EE_SAMPLES as f64;
+        let sampled = |k: usize| (k as f64 / n, self.at(k as f64 / n, grid[k].0, grid[k].1));
+        // Between samples h apart, f is within M h² / 8 of their chord.
+        let gap = self.curvature_bound() / (8.0 * n * n);
+        let mut prev = sampled(first);
+        for k in first + 1..=last {
+            let cur = sampled(k);
+            if prev.1 == 0.0 {
+                found(prev.0);
+            } else if prev.1 * cur.1 < 0.0 {
+                found(newton(|s| self.value_slope(s), prev, cur));
+            } else if cur.1 != 0.0 && prev.1.abs().min(cur.1.abs()) <= gap {
+                self.hidden_roots(prev, cur, gap, 0, found);
+            }
+            if k == last && cur.1 == 0.0 {
+                found(cur.0);
+            }
+            prev = cur;
+        }
+    }
+
+    /// Roots between two samples of one sign, neither zero, that `f` may dip to zero between
+    /// (`gap` bounds how far it strays from their chord): the cell is halved until a midpoint
+    /// changes sign (the two roots of an edge clipping the other in less than a cell) or the
+    /// bound rules a root out. A double root (a graze) is given up at the depth limit.
+    fn hidden_roots(
+        &self,
+        (s0, f0): (f64, f64),
+        (s1, f1): (f64, f64),
+        gap: f64,
+        depth: u32,
+        found: &mut impl FnMut(f64),
+    ) {
+        if f0.abs().min(f1.abs()) > gap || depth >= 40 {
+            return;
+        }
+        let m = 0.5 * (s0 + s1);
+        let fm = self.value_slope(m).0;
+        if fm == 0.0 {
+            found(m);
+        } else if fm * f0 < 0.0 {
+            found(newton(|s| self.value_slope(s), (s0, f0), (m, fm)));
+            found(newton(|s| self.value_slope(s), (m, fm), (s1, f1)));
+        } else {
+            self.hidden_roots((s0, f0), (m, fm), gap / 4.0, depth + 1, found);
+            self.hidden_roots((m, fm), (s1, f1), gap / 4.0, depth + 1, found);
+        }
     }
 
     /// `f(s)` and `f′(s)`.
@@ -467,6 +511,61 @@ fn closest_on_segments(a0: DVec3, a1: DVec3, b0: DVec3, b1: DVec3) -> Option<(DV
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every root of the coplanarity function is found, also the two roots of an edge that
+    /// clips the other in less than a sample cell: random functions, half of them shifted so
+    /// that their minimum dips just below zero, against sign changes on a fine grid.
+    #[test]
+    fn coplanarity_roots_are_all_found() {
+        let mut seed = 0x1234_5678_9abc_def1u64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        let mut close_pairs = 0;
+        for case in 0..3000 {
+            let theta = if case % 7 == 0 { 0.0 } else { 1.57 * (rnd() + 1.0) / 2.0 };
+            let g = if case % 3 == 0 { 0.0 } else { 2.0 * rnd() };
+            let mut f = Coplanarity { k: std::array::from_fn(|_| rnd()), theta, g };
+            let fine = 20_000;
+            let at = |f: &Coplanarity, s: f64| f.value_slope(s).0;
+            if case % 2 == 0 {
+                // Shift k₃ so that the lowest point of f sits a hair below zero.
+                let (s_min, f_min) = (0..=fine)
+                    .map(|i| (i as f64 / fine as f64, at(&f, i as f64 / fine as f64)))
+                    .fold((0.0, f64::INFINITY), |m, x| if x.1 < m.1 { x } else { m });
+                if s_min > 0.0 && s_min < 1.0 {
+                    f.k[2] -= f_min + 1e-6 * (1.0 + rnd().abs());
+                }
+            }
+            let (sin, cos) = (theta / EE_SAMPLES as f64).sin_cos();
+            let mut grid = [(1.0, 0.0); EE_SAMPLES + 1];
+            for k in 1..=EE_SAMPLES {
+                let (c, s) = grid[k - 1];
+                grid[k] = (c * cos - s * sin, s * cos + c * sin);
+            }
+            let mut found = Vec::new();
+            f.roots(&grid, 0, EE_SAMPLES, &mut |s| found.push(s));
+            let mut prev = at(&f, 0.0);
+            for i in 1..=fine {
+                let (s0, s1) = ((i - 1) as f64 / fine as f64, i as f64 / fine as f64);
+                let cur = at(&f, s1);
+                if prev * cur < 0.0 {
+                    assert!(
+                        found.iter().any(|&r| r >= s0 - 1e-9 && r <= s1 + 1e-9),
+                        "case {case}: root in [{s0}, {s1}] not among {found:?}"
+                    );
+                }
+                prev = cur;
+            }
+            let cell = |r: f64| (r * EE_SAMPLES as f64).floor();
+            close_pairs += found.windows(2).filter(|w| cell(w[0]) == cell(w[1])).count();
+        }
+        // Not vacuous: many pairs of roots share a sample cell.
+        assert!(close_pairs > 100, "{close_pairs}");
+    }
 
     /// The closed form of the coplanarity function and its slope agree with flowing both ends
     /// of B's edge directly, on random edges and motions (translations included).

@@ -4,6 +4,7 @@
 
 use super::frame::GlideFrame;
 use super::pieces::{Body, MAX_CORNERS, Piece};
+use glam::DVec3;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -111,6 +112,10 @@ pub struct ScreenOutput {
 /// Records of one body and kind.
 type Layers = [Vec<Record>; 6];
 
+/// A projected point of a piece's boundary: `r, h, t`, and a bound on how far in `t` the curve
+/// strays from the chord ending here (0 at the boundary's first point).
+type Point = [f64; 4];
+
 fn layer(body: Body, kind: Kind) -> usize {
     (body as usize) * 3 + kind as usize
 }
@@ -122,7 +127,7 @@ struct Buffers {
     layers: Layers,
     scratch: Vec<Record>,
     /// Every piece's boundary, projected.
-    points: Vec<[f64; 3]>,
+    points: Vec<Point>,
     lines: Vec<Line>,
     /// One piece's extent (lowest and highest h) per row.
     extent: Vec<(f64, f64)>,
@@ -237,7 +242,7 @@ struct Rect {
 impl Tiles {
     /// The grid over every projected point (rows with `runs`' slack), cleared; `None` when
     /// there is nothing to cover or the points are not finite.
-    fn new(points: &[[f64; 3]], px: f64, tiles: &mut Vec<u8>) -> Option<Tiles> {
+    fn new(points: &[Point], px: f64, tiles: &mut Vec<u8>) -> Option<Tiles> {
         let (mut r_lo, mut r_hi, mut h_lo, mut h_hi) =
             (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
         for p in points {
@@ -276,15 +281,15 @@ impl Tiles {
     }
 
     /// The rows a chord's runs cover (`runs` adds a pixel's slack at each end).
-    fn chord_rows(&self, a: [f64; 3], b: [f64; 3]) -> (i64, i64) {
+    fn chord_rows(&self, a: Point, b: Point) -> (i64, i64) {
         rows_with_slack(a[0].min(b[0]), a[0].max(b[0]), self.px)
     }
 
-    fn chord(&self, a: [f64; 3], b: [f64; 3], widen: f64) -> Rect {
+    fn chord(&self, a: Point, b: Point, widen: f64) -> Rect {
         self.rect(self.chord_rows(a, b), a[1].min(b[1]), a[1].max(b[1]), widen)
     }
 
-    fn point(&self, p: [f64; 3], widen: f64) -> Rect {
+    fn point(&self, p: Point, widen: f64) -> Rect {
         let row = row_of(p[0], self.px);
         self.rect((row, row), p[1], p[1], widen)
     }
@@ -337,7 +342,7 @@ impl Line {
 
 /// Marks the tiles a piece's records could cover: its real edges' chords, its vertices, its
 /// whole box for its extents.
-fn mark(line: &Line, piece: &Piece, points: &[[f64; 3]], grid: &Tiles, tiles: &mut [u8], out: &mut ScreenOutput) {
+fn mark(line: &Line, piece: &Piece, points: &[Point], grid: &Tiles, tiles: &mut [u8], out: &mut ScreenOutput) {
     let body = piece.body;
     let m = grid.px;
     let n = piece.poly.pts().len();
@@ -362,7 +367,7 @@ fn rasterize(
     line: &Line,
     piece: &Piece,
     index: u32,
-    points: &[[f64; 3]],
+    points: &[Point],
     grid: &Tiles,
     tiles: &[u8],
     px: f64,
@@ -455,17 +460,20 @@ fn ordered(x: f64) -> u64 {
 
 /// Projects one piece's sides by divide and conquer (seed §9 step 3), appending its closed
 /// boundary polyline to `points`.
-fn project_piece(frame: &GlideFrame, piece: &Piece, res: ScreenResolution, points: &mut Vec<[f64; 3]>) -> Line {
+fn project_piece(frame: &GlideFrame, piece: &Piece, res: ScreenResolution, points: &mut Vec<Point>) -> Line {
     let pts = piece.poly.pts();
     let n = pts.len();
-    let corners: [[f64; 3]; MAX_CORNERS] =
-        std::array::from_fn(|i| if i < n { frame.screen(pts[i], piece.phi(pts[i])) } else { [0.0; 3] });
+    let corners: [Sample; MAX_CORNERS] = std::array::from_fn(|i| {
+        if i < n { Sample::new(frame, piece, pts[i]) } else { Sample { p: DVec3::ZERO, phi: 0.0, s: [0.0; 3] } }
+    });
     let start = points.len();
-    points.push(corners[0]);
+    let [r, h, t] = corners[0].s;
+    points.push([r, h, t, 0.0]);
     let mut ends = [0u32; MAX_CORNERS];
     for i in 0..n {
-        let j = (i + 1) % n;
-        subdivide(frame, piece, (pts[i], corners[i]), (pts[j], corners[j]), res, 0, points);
+        // Only edges' runs are paired in time: a virtual side's t is never read.
+        let with_t = piece.poly.edges()[i].is_some();
+        subdivide(frame, piece, (corners[i], corners[(i + 1) % n]), with_t, res, 0, points);
         ends[i] = (points.len() - 1) as u32;
     }
     let (mut r, mut h) = ((f64::INFINITY, f64::NEG_INFINITY), (f64::INFINITY, f64::NEG_INFINITY));
@@ -478,33 +486,46 @@ fn project_piece(frame: &GlideFrame, piece: &Piece, res: ScreenResolution, point
     Line { start: start as u32, ends, rows, h }
 }
 
-/// Appends the screen points after `a` up to `b`, splitting the side at its 3-D midpoint until
-/// the chord is within half a pixel and the time resolution of the curve, or one pixel long.
+/// A point of a side: glide coordinates, continuous azimuth, screen coordinates.
+#[derive(Clone, Copy)]
+struct Sample {
+    p: DVec3,
+    phi: f64,
+    s: [f64; 3],
+}
+
+impl Sample {
+    fn new(frame: &GlideFrame, piece: &Piece, p: DVec3) -> Sample {
+        let phi = piece.phi(p);
+        Sample { p, phi, s: frame.screen(p, phi) }
+    }
+}
+
+/// Splitting a side deeper than this stops (within 2⁻²⁰ of its length of the axis, where the
+/// screen coordinates are singular) without the chord's error bound met.
+const MAX_DEPTH: u32 = 20;
+
+/// Appends the screen points after `a` up to `b`, halving the side in 3-D until each chord is
+/// within half a pixel (in `(r, h)`) of the curve it stands for, by [`GlideFrame::chord_error`]'s
+/// bound, which each point also keeps for `t` on an edge (glide.md §15).
 fn subdivide(
     frame: &GlideFrame,
     piece: &Piece,
-    a: (glam::DVec3, [f64; 3]),
-    b: (glam::DVec3, [f64; 3]),
+    (a, b): (Sample, Sample),
+    with_t: bool,
     res: ScreenResolution,
     depth: u32,
-    line: &mut Vec<[f64; 3]>,
+    line: &mut Vec<Point>,
 ) {
-    let (sa, sb) = (a.1, b.1);
-    // Squared lengths against squared tolerances: no `hypot` per point (see `GlideFrame::screen`).
-    let sq = |x: f64, y: f64| x * x + y * y;
-    let chord = sq(sb[0] - sa[0], sb[1] - sa[1]);
-    if depth < 20 && chord > res.pixel * res.pixel {
-        let m = 0.5 * (a.0 + b.0);
-        let sm = frame.screen(m, piece.phi(m));
-        let off = sq(sm[0] - 0.5 * (sa[0] + sb[0]), sm[1] - 0.5 * (sa[1] + sb[1]));
-        let t_off = (sm[2] - 0.5 * (sa[2] + sb[2])).abs();
-        if off > 0.25 * res.pixel * res.pixel || t_off > res.time {
-            subdivide(frame, piece, a, (m, sm), res, depth + 1, line);
-            subdivide(frame, piece, (m, sm), b, res, depth + 1, line);
-            return;
-        }
+    let (e_rh, e_t) = frame.chord_error(a.p, b.p, (a.phi, b.phi), with_t);
+    if depth < MAX_DEPTH && e_rh > 0.5 * res.pixel {
+        let m = Sample::new(frame, piece, 0.5 * (a.p + b.p));
+        subdivide(frame, piece, (a, m), with_t, res, depth + 1, line);
+        subdivide(frame, piece, (m, b), with_t, res, depth + 1, line);
+        return;
     }
-    line.push(sb);
+    let [r, h, t] = b.s;
+    line.push([r, h, t, e_t]);
 }
 
 /// The pixel row of radius `r`: `⌊r / px⌋`.
@@ -523,12 +544,16 @@ fn rows_with_slack(lo: f64, hi: f64, px: f64) -> (i64, i64) {
 }
 
 /// The chord's pixels, one run per row it passes through (what Bresenham's pixels of one row
-/// merge into), with the h and t ranges of the chord inside the row; a pixel's slack in r.
-fn runs(a: [f64; 3], b: [f64; 3], px: f64, mut out: impl FnMut(Record)) {
+/// merge into), with the h and t ranges of the chord inside the row; a pixel's slack in r. The
+/// t ranges are widened by the chord's error bound in t, which its second point keeps.
+fn runs(a: Point, b: Point, px: f64, mut out: impl FnMut(Record)) {
+    let t_err = b[3];
     let (lo, hi) = if a[0] <= b[0] { (a, b) } else { (b, a) };
-    // The chord stands for a curve within half a pixel of it (divide and conquer's
-    // tolerance): it also covers the rows a pixel beyond its ends in r, there with its end's
-    // h. (A face tangent to a cylinder r = const, on its facing cut, is met at its extreme r.)
+    // The chord stands for a curve within half a pixel of it (`subdivide`), so the curve's
+    // points in a row are near the chord's points in the row's band widened by half a pixel
+    // each side (glide.md §15): each run is the chord over that widened band, and the rows
+    // beyond its ends get its end's h.
+    let half = 0.5 * px;
     let (first, last) = rows_with_slack(lo[0], hi[0], px);
     let inv = if hi[0] > lo[0] { 1.0 / (hi[0] - lo[0]) } else { 0.0 };
     for row in first..=last {
@@ -536,15 +561,57 @@ fn runs(a: [f64; 3], b: [f64; 3], px: f64, mut out: impl FnMut(Record)) {
             // Clamped at both ends: a slack row beyond the chord's end gets the end's h, not
             // the chord extrapolated (which, for a chord almost level in r, reached h ≈ 1e14).
             let at = |band: f64| ((band - lo[0]) * inv).clamp(0.0, 1.0);
-            (at(row as f64 * px), at((row + 1) as f64 * px))
+            (at(row as f64 * px - half), at((row + 1) as f64 * px + half))
         } else {
             (0.0, 1.0)
         };
         let at = |s: f64, i: usize| lo[i] + s * (hi[i] - lo[i]);
         let (h0, h1) = (at(s0, 1), at(s1, 1));
         let (t0, t1) = (at(s0, 2), at(s1, 2));
-        out(Record { row, id: 0, lo: h0.min(h1), hi: h0.max(h1), t_lo: t0.min(t1), t_hi: t0.max(t1) });
+        let (t_lo, t_hi) = (t0.min(t1) - t_err, t0.max(t1) + t_err);
+        out(Record { row, id: 0, lo: h0.min(h1), hi: h0.max(h1), t_lo, t_hi });
     }
+}
+
+/// Points sampled along the pieces' true sides (`samples + 1` per side) that no run of the
+/// side's chords in their row holds, within half a pixel in h: none, if the screen is to be
+/// conservative (glide.md §15).
+#[cfg(test)]
+pub fn uncovered_side_points(
+    frame: &GlideFrame,
+    pieces: &[Piece],
+    res: ScreenResolution,
+    samples: usize,
+) -> Vec<[f64; 3]> {
+    let (mut points, mut uncovered) = (Vec::new(), Vec::new());
+    let half = 0.5 * res.pixel;
+    for piece in pieces {
+        points.clear();
+        let line = project_piece(frame, piece, res, &mut points);
+        let pts = piece.poly.pts();
+        for (i, side) in line.sides(pts.len()) {
+            let (a, b) = (pts[i], pts[(i + 1) % pts.len()]);
+            for j in 0..=samples {
+                let p = a.lerp(b, j as f64 / samples as f64);
+                let s = frame.screen(p, piece.phi(p));
+                let row = row_of(s[0], res.pixel);
+                // Rounding aside (the chord's t against the point's own).
+                let t_round = 1e-9 * (1.0 + s[2].abs());
+                let mut covered = false;
+                for k in side.clone() {
+                    runs(points[k], points[k + 1], res.pixel, |r| {
+                        covered |= r.row == row
+                            && (r.lo - half..=r.hi + half).contains(&s[1])
+                            && (r.t_lo - t_round..=r.t_hi + t_round).contains(&s[2]);
+                    });
+                }
+                if !covered {
+                    uncovered.push(s);
+                }
+            }
+        }
+    }
+    uncovered
 }
 
 /// A face's extent along one row.
@@ -568,33 +635,32 @@ fn scan_row(
     let part = |body: Body, kind: Kind| rows[layer(body, kind)];
     let (a_edges, a_verts) = (part(Body::A, Kind::Edge), part(Body::A, Kind::Vertex));
     let (b_edges, b_verts) = (part(Body::B, Kind::Edge), part(Body::B, Kind::Vertex));
-    let m = res.pixel;
+    // A point of a side's curve lies within half a pixel of its runs in its row, a vertex
+    // exactly on its record (glide.md §15): records of two features that meet are within a
+    // pixel of each other when both are runs, half a pixel when one is a vertex.
+    let (both, one) = (res.pixel, 0.5 * res.pixel);
     face_intervals(part(Body::A, Kind::Extent), pieces, &mut intervals.0);
     face_intervals(part(Body::B, Kind::Extent), pieces, &mut intervals.1);
 
-    // Step 5: vertices inside the other body's faces, both ways (within a pixel).
+    // Step 5: vertices inside the other body's faces, both ways.
     for v in b_verts {
-        for f in faces_at(&intervals.0, v.lo, m, sorted) {
+        for f in faces_at(&intervals.0, v.lo, one, sorted) {
             note(found, Candidate::FaceVertex(f, v.id), Window::WHOLE);
         }
     }
     for v in a_verts {
-        for f in faces_at(&intervals.1, v.lo, m, sorted) {
+        for f in faces_at(&intervals.1, v.lo, one, sorted) {
             note(found, Candidate::VertexFace(v.id, f), Window::WHOLE);
         }
     }
 
     // Step 6: pixels shared by an edge (or vertex) of A and one of B at a time difference in
-    // the step. τ = t_a − t_b (glide.md §5).
-    let meet = |a: &Record, b: &Record| {
-        b.lo <= a.hi + m && a.lo <= b.hi + m && a.t_hi - b.t_lo >= -res.time && a.t_lo - b.t_hi <= 1.0 + res.time
-    };
-    // The time window of a pair: τ between the records' extremes, widened by the time
-    // resolution (the records' times are chord interpolations to that accuracy).
+    // the step. τ = t_a − t_b (glide.md §5), which the records' t ranges bound; the time
+    // resolution is kept as a margin for rounding.
     let slack = 2.0 * res.time;
-    let mut pairs = |xs: &[Record], ys: &[Record], make: fn(u32, u32) -> Candidate| {
+    let mut pairs = |xs: &[Record], ys: &[Record], m: f64, make: fn(u32, u32) -> Candidate| {
         let mut f = |x: &Record, y: &Record| {
-            if meet(x, y) {
+            if y.lo <= x.hi + m && x.lo <= y.hi + m && x.t_hi - y.t_lo >= -slack && x.t_lo - y.t_hi <= 1.0 + slack {
                 let w = Window { lo: x.t_lo - y.t_hi - slack, hi: x.t_hi - y.t_lo + slack };
                 note(found, make(x.id, y.id), w);
             }
@@ -609,10 +675,10 @@ fn scan_row(
             }
         }
     };
-    pairs(a_edges, b_edges, Candidate::EdgeEdge);
-    pairs(a_edges, b_verts, Candidate::EdgeVertex);
-    pairs(a_verts, b_edges, Candidate::VertexEdge);
-    pairs(a_verts, b_verts, Candidate::VertexVertex);
+    pairs(a_edges, b_edges, both, Candidate::EdgeEdge);
+    pairs(a_edges, b_verts, one, Candidate::EdgeVertex);
+    pairs(a_verts, b_edges, one, Candidate::VertexEdge);
+    pairs(a_verts, b_verts, one, Candidate::VertexVertex);
 }
 
 /// The faces whose extents in a row, widened by `m`, hold `h`. Extents sorted by their low
@@ -683,10 +749,10 @@ mod tests {
     #[test]
     fn runs_stay_within_their_chord() {
         for (a, b) in [
-            ([1.0, 0.0, 0.0], [1.0 + 1e-12, 2.0, 1.0]),
-            ([1.03, -0.5, 0.2], [1.47, 0.3, 0.4]),
-            ([2.0, 1.0, 0.9], [1.0, 1.0, 0.1]),
-            ([0.5, 0.25, 0.5], [0.5, 0.75, 0.5]),
+            ([1.0, 0.0, 0.0, 0.0], [1.0 + 1e-12, 2.0, 1.0, 0.0]),
+            ([1.03, -0.5, 0.2, 0.0], [1.47, 0.3, 0.4, 0.0]),
+            ([2.0, 1.0, 0.9, 0.0], [1.0, 1.0, 0.1, 0.0]),
+            ([0.5, 0.25, 0.5, 0.0], [0.5, 0.75, 0.5, 0.0]),
         ] {
             let mut out = Vec::new();
             runs(a, b, 0.1, |r| out.push(r));

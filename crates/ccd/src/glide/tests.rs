@@ -170,8 +170,14 @@ mod cull {
         })
     }
 
+    /// 256 random cases, or `PROPTEST_CASES` when set, for longer hunts by hand.
+    fn config() -> ProptestConfig {
+        let cases = std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(256);
+        ProptestConfig { cases, max_global_rejects: cases.max(1024), ..ProptestConfig::default() }
+    }
+
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+        #![proptest_config(config())]
 
         /// The tiles only skip work: the screen finds the same candidates, with the same time
         /// windows, as when every chord is rasterized (glide.md §11).
@@ -200,6 +206,35 @@ mod cull {
                 let full = screen::scan_unculled(&frame, &pieces, res);
                 prop_assert!(culled.chords_rasterized <= full.chords_rasterized);
                 prop_assert_eq!(&culled.candidates, &full.candidates, "{:?}", wanted);
+            }
+        }
+
+        /// What the screen's conservativeness rests on (glide.md §15): every point of a
+        /// piece's true side, in screen coordinates, lies in its row within half a pixel (in h)
+        /// of a run of the side's chords, and inside that run's t range.
+        #[test]
+        fn runs_hold_the_true_sides(
+            a in arb_body(),
+            b in arb_body(),
+            start in (prop::array::uniform3(-2.0..2.0f64), arb_rotation(3.0)),
+            turn in arb_rotation(1.5),
+            shift in prop::array::uniform3(-1.0..1.0f64),
+            toward in 0.3..1.5f64,
+        ) {
+            let b0 = Pose::new(start.1, DVec3::from(start.0));
+            let b1 = Pose::new(turn * b0.rotation, (1.0 - toward) * b0.translation + 0.5 * DVec3::from(shift));
+            let frame = GlideFrame::new(Pose::IDENTITY, Pose::IDENTITY, b0, b1, [a.centre, b.centre]);
+            prop_assume!(frame.flow != Flow::Still);
+            let (pa, pb) = (place(&a, frame.to_glide, None), place(&b, frame.b_start, None));
+            let pieces = face_pieces(&frame, [(&a, &pa), (&b, &pb)], None);
+            let spheres = [
+                (frame.to_glide.transform_point(a.centre), a.radius),
+                (frame.b_start.transform_point(b.centre), b.radius),
+            ];
+            for wanted in [Resolution::Low, Resolution::High] {
+                let res = resolution(&frame, &pieces, &pa, &pb, wanted, spheres);
+                let uncovered = screen::uncovered_side_points(&frame, &pieces, res, 64);
+                prop_assert!(uncovered.is_empty(), "{:?} {:?}: {:?}", wanted, res, &uncovered[..uncovered.len().min(5)]);
             }
         }
     }
