@@ -30,6 +30,12 @@ pub struct Displacement {
     pub rotation: DVec3,
 }
 
+impl Displacement {
+    pub fn scaled(&self, k: f64) -> Displacement {
+        Displacement { translation: self.translation * k, rotation: self.rotation * k }
+    }
+}
+
 /// What one solve did.
 #[derive(Clone, Debug, Default)]
 pub struct Solution {

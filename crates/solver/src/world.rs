@@ -312,8 +312,11 @@ enum Moved {
     /// contact from the start that held it was a gap, now closed to its floor (touching, for
     /// a pair that started touching): its row reads differently now, which may let the next
     /// solve go on (a ring of a screw's vertices reaching the next plate's face slides along
-    /// its hole).
-    Full { closed_gap: bool },
+    /// its hole). `constrained` when the solve turned the drag's displacement (rows held
+    /// it): the target may still be reachable by solving again from here.
+    Full { closed_gap: bool, constrained: bool },
+    /// The solve left nothing to move: no query, no move.
+    Idle,
     /// The budget ran out: moved as far as was proven free, maybe not at all.
     OutOfTime,
     /// Moved the whole way of a displacement shortened to keep a pair in contact from the
@@ -328,6 +331,8 @@ enum Moved {
 #[derive(Clone, Copy, Debug)]
 struct DragBudget {
     body: BodyId,
+    /// When the drag began, and when its time is up.
+    began: Instant,
     deadline: Option<Instant>,
     box_tests: Option<u64>,
 }
@@ -356,6 +361,8 @@ struct Planned {
     /// ([`World::turn_limit`]).
     closed_gap: bool,
     shortened: bool,
+    /// The solve turned the dragged body's displacement (rows held it).
+    constrained: bool,
     /// The drag's trust region when it was planned, and the sub-step's place in the drag's
     /// chain (`World::drag_steps`).
     reach: f64,
@@ -597,10 +604,15 @@ impl World {
 
     /// When a sub-step's queries must stop: the drag's deadline less the time the last
     /// contact refresh took, so that the refresh after the move still fits (§4).
+    /// The refresh keeps at most half of the budget: where a refresh takes a frame's whole
+    /// budget (a debug build, a slow machine), the queries would otherwise get only their
+    /// minimum of node pairs each frame and a drag would crawl.
     fn query_deadline(&self) -> Option<Instant> {
-        let d = self.budget?.deadline?;
+        let budget = self.budget?;
+        let d = budget.deadline?;
+        let half = budget.began + (d - budget.began) / 2;
         match self.last_refresh {
-            Some((b, took)) if b == self.budget?.body => Some(d.checked_sub(took).unwrap_or(d)),
+            Some((b, took)) if b == budget.body => Some(d.checked_sub(took).unwrap_or(d).max(half)),
             _ => Some(d),
         }
     }
@@ -825,6 +837,7 @@ impl World {
         let s = self.settings;
         self.budget = (s.time_budget.is_some() || s.work_budget.is_some()).then(|| DragBudget {
             body: id,
+            began,
             deadline: s.time_budget.map(|b| began + b),
             box_tests: s.work_budget,
         });
@@ -942,11 +955,15 @@ impl World {
             let moved = self.substep(&movers, Some((id, d0)), (reach, chain), report);
             movers = self.movers(id, report);
             match moved {
-                Moved::Full { closed_gap } if reach == 1.0 && !resumed => {
-                    if !closed_gap {
+                // The whole move toward the target, solved from here: done, unless the rows
+                // turned it (the rest may be reachable from where it got: solve again) or a
+                // closed gap reads differently now.
+                Moved::Full { closed_gap, constrained } if reach == 1.0 && !resumed => {
+                    if !closed_gap && !constrained {
                         break;
                     }
                 }
+                Moved::Idle => break,
                 Moved::Full { .. } => reach = (2.0 * reach).min(1.0),
                 Moved::Shortened => {}
                 Moved::OutOfTime => break,
@@ -1090,15 +1107,27 @@ impl World {
             c.seated && c.separation > 0.0 && bound < 0.0 && change - bound <= 1e-7 * s.security
         });
         let scale = self.turn_limit(&in_space, &solution.displacements);
+        let dragged = drag.and_then(|(id, d)| Some((id, slot[id]?, d)));
+        // Turned by the rows, and still a move of more than εs (the solve's answer at the
+        // target's projection on what holds the part is rounding, not a move to go on from).
+        let constrained = dragged.is_some_and(|(id, k, d)| {
+            let solved = &solution.displacements[k];
+            let size = solved.translation.length() + solved.rotation.length() * self.bodies[id].sphere.1;
+            size > s.security
+                && !self.still(&Displacement {
+                    translation: solved.translation - d.translation,
+                    rotation: solved.rotation - d.rotation,
+                })
+        });
+        // A drag's solve that moves nothing (pressed straight into a wall, or at the target's
+        // projection on what holds it) is no sub-step: nothing to check, nothing to refresh.
+        let idle = dragged.is_some() && solution.displacements.iter().all(|d| self.still(&d.scaled(scale)));
         // Motions along Redon's screws.
         let mut motions: HashMap<BodyId, Motion> = HashMap::new();
         let mut moving = Vec::new();
         for (k, &b) in in_space.iter().enumerate() {
-            let d = &Displacement {
-                translation: solution.displacements[k].translation * scale,
-                rotation: solution.displacements[k].rotation * scale,
-            };
-            if d.translation != DVec3::ZERO || d.rotation != DVec3::ZERO {
+            let d = &solution.displacements[k].scaled(scale);
+            if !idle && (d.translation != DVec3::ZERO || d.rotation != DVec3::ZERO) {
                 let end = self.bodies[b].displaced(d);
                 motions.insert(b, Motion::new(self.bodies[b].pose, end));
                 moving.push(b);
@@ -1142,6 +1171,7 @@ impl World {
             options,
             closed_gap,
             shortened,
+            constrained,
             reach: 1.0,
             chain: 0,
             repositioning: false,
@@ -1160,9 +1190,12 @@ impl World {
         report: &mut StepReport,
     ) -> Moved {
         let s = self.settings;
-        let Planned { movers, moving, motions, pairs, seated, closed_gap, shortened, .. } = &plan;
-        let (movers, moving, pairs, seated, closed_gap) =
-            (&movers[..], &moving[..], &pairs[..], &seated[..], *closed_gap);
+        let Planned { movers, moving, motions, pairs, seated, closed_gap, shortened, constrained, .. } = &plan;
+        let (movers, moving, pairs, seated, closed_gap, constrained) =
+            (&movers[..], &moving[..], &pairs[..], &seated[..], *closed_gap, *constrained);
+        if moving.is_empty() && !plan.repositioning {
+            return Moved::Idle;
+        }
         let motion_of = |b: BodyId| motions[&b];
         // How each body moves, as its collision check sees it: Redon's screws for the exact
         // CCD, constant-velocity screws for the glide screen (docs/glide.md §3).
@@ -1312,7 +1345,7 @@ impl World {
                 return Moved::Blocked { time: 0.0, linearisation: true };
             }
             record(report, 1.0);
-            return if *shortened { Moved::Shortened } else { Moved::Full { closed_gap } };
+            return if *shortened { Moved::Shortened } else { Moved::Full { closed_gap, constrained } };
         };
         let (i, j) = pairs[k];
         let (path_i, path_j) = (path_of(i), path_of(j));

@@ -139,3 +139,22 @@ fn distances_scale_with_the_scene() {
         assert!(SolverSettings::for_scene_size(size).validate().is_ok(), "size {size}");
     }
 }
+
+/// A cube dragged at a wall slides along it and, past the wall's end, goes on to the target,
+/// all in one drag: a sub-step that slides the whole way the rows allow is solved again from
+/// where it got, while that still moves it (the door of the windowed e2e test, pushed into the
+/// body, slid along its flange and stopped clear of it with no contact).
+#[test]
+fn one_drag_slides_along_a_wall_and_on_past_its_end() {
+    let mut w = World::new(SolverSettings::for_scene_size(10.0)).unwrap();
+    // A wall in the plane x = 2, from y = −1 to y = 1.
+    let wall =
+        Arc::new(Collider::new(MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::new(0.1, 1.0, 1.0)).build().unwrap()));
+    w.add_body(wall, Pose::from_translation(DVec3::new(2.1, 0.0, 0.0)), true);
+    let b = w.add_body(cube(0.5), Pose::IDENTITY, false);
+    let target = Pose::from_translation(DVec3::new(4.0, 3.0, 0.0));
+    let r = w.drag(b, target).unwrap();
+    assert!(r.blocked_substeps > 0, "the wall was in the way: {r:?}");
+    assert!(r.reached, "one drag ended at {:?} ({} sub-steps)", r.pose.translation, r.substeps);
+    assert!(w.intersecting_pairs().is_empty());
+}
