@@ -7,8 +7,8 @@
 //! yellow pixels.
 
 use bevy::prelude::*;
-use bevy::window::PrimaryWindow;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
+use bevy::window::PrimaryWindow;
 use glam::DVec3;
 use mockup::MockupSet;
 use mockup::camera::Orbit;
