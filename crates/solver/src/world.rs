@@ -221,9 +221,10 @@ pub struct World {
     /// A contact rebuild a drag's budget cut short: the next drag of the same body goes on
     /// with it (docs/solver.md §4).
     refreshing: Option<Refreshing>,
-    /// How long the last contact refresh after a move took, and for which body: a sub-step's
-    /// queries in a drag of that body leave that much of the budget (§4).
-    last_refresh: Option<(BodyId, Duration)>,
+    /// How long the last contact refresh after a move took and how many box tests it made,
+    /// and for which body: a sub-step's queries in a drag of that body leave that much of the
+    /// budget (§4).
+    last_refresh: Option<(BodyId, Duration, u64)>,
     /// A drag that ran out of time: its body, target and place in its chain of sub-steps,
     /// which the next drag toward the same target goes on from.
     chain_carry: Option<(BodyId, Pose, u32)>,
@@ -584,10 +585,10 @@ impl World {
     }
 
     fn refresh_timed(&mut self, movers: &[BodyId], report: &mut StepReport) {
-        let clock = Instant::now();
+        let (clock, tests) = (Instant::now(), report.counters.bv_tests);
         self.refresh_contacts(movers, report);
         let took = clock.elapsed();
-        self.last_refresh = movers.first().map(|&b| (b, took));
+        self.last_refresh = movers.first().map(|&b| (b, took, report.counters.bv_tests - tests));
         report.proximity_time += took;
     }
 
@@ -596,10 +597,23 @@ impl World {
         d.translation.length() <= 1e-9 * self.settings.security && d.rotation.length() <= 1e-9
     }
 
-    /// The budget a query of this drag runs under, `tests` box tests having been spent.
+    /// The budget a query of this drag runs under, `tests` box tests having been spent: like
+    /// the deadline (`query_deadline`), the box tests less those of the last refresh, never
+    /// less than half of the budget.
     fn query_budget(&self, tests: u64) -> Option<QueryBudget> {
+        self.budget?;
+        let box_tests = self.query_box_tests().map(|n| n.saturating_sub(tests));
+        Some(QueryBudget { deadline: self.query_deadline(), box_tests })
+    }
+
+    /// The box tests of a drag's work budget its queries may use up to.
+    fn query_box_tests(&self) -> Option<u64> {
         let b = self.budget?;
-        Some(QueryBudget { deadline: self.query_deadline(), box_tests: b.box_tests.map(|n| n.saturating_sub(tests)) })
+        let refresh = match self.last_refresh {
+            Some((body, _, n)) if body == b.body => n,
+            _ => 0,
+        };
+        b.box_tests.map(|n| n.saturating_sub(refresh).max(n / 2))
     }
 
     /// When a sub-step's queries must stop: the drag's deadline less the time the last
@@ -612,7 +626,7 @@ impl World {
         let d = budget.deadline?;
         let half = budget.began + (d - budget.began) / 2;
         match self.last_refresh {
-            Some((b, took)) if b == budget.body => Some(d.checked_sub(took).unwrap_or(d).max(half)),
+            Some((b, took, _)) if b == budget.body => Some(d.checked_sub(took).unwrap_or(d).max(half)),
             _ => Some(d),
         }
     }
@@ -1276,9 +1290,9 @@ impl World {
         // answers (§4). A resumed sub-step whose queries had finished runs no query, so it is
         // never deferred twice.
         let queried = clock.elapsed();
-        let late = self.budget.is_some_and(|b| {
+        let late = self.budget.is_some_and(|_| {
             self.query_deadline().is_some_and(|d| Instant::now() + queried > d)
-                || b.box_tests.is_some_and(|n| report.counters.bv_tests >= n)
+                || self.query_box_tests().is_some_and(|n| report.counters.bv_tests >= n)
         });
         let finished = queries.iter().all(|(_, state)| state.is_none());
         let ran_queries = report.counters.bv_tests > tests_before;
