@@ -8,6 +8,7 @@ use common::*;
 use glam::{DQuat, DVec3};
 use mockup_ccd::glide::{
     GlideBody, GlideCollision, GlideOptions, GlideReport, Resolution, glide_collisions, glide_collisions_all_pairs,
+    glide_collisions_between,
 };
 use mockup_ccd::{Collider, Mesh, MeshBuilder, Motion, Pose, QueryOptions, first_contact};
 use proptest::prelude::*;
@@ -71,6 +72,11 @@ proptest! {
             let screen = glide_collisions(&fixed, &motion_a, &moving, &motion_b, &opts);
             let all = glide_collisions_all_pairs(&fixed, &motion_a, &moving, &motion_b, &opts);
             prop_assert_eq!(proper_keys(&screen), proper_keys(&all), "{:?}", res);
+            // The step screened in two stretches finds the same, at the whole step's times.
+            let mut halves = glide_collisions_between(&fixed, &motion_a, &moving, &motion_b, &opts, (0.0, 0.37));
+            let rest = glide_collisions_between(&fixed, &motion_a, &moving, &motion_b, &opts, (0.37, 1.0));
+            halves.collisions.extend(rest.collisions);
+            prop_assert_eq!(proper_keys(&halves), proper_keys(&all), "{:?}, in two stretches", res);
             for c in &screen.collisions {
                 let gap = feature_gap(&a, &b, &screen, c);
                 prop_assert!(gap <= 1e-7 * scale(&a, &b), "gap {} at {:?}", gap, c);

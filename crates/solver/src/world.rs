@@ -8,7 +8,7 @@ use crate::patch;
 use crate::settings::{NarrowPhase, SolverSettings};
 use glam::{DMat3, DQuat, DVec3};
 use mockup_ccd::broad::{Aabb, BroadPhase};
-use mockup_ccd::glide::{GlideBody, GlideOptions, glide_collisions};
+use mockup_ccd::glide::{GlideBody, GlideOptions, glide_collisions_between};
 use mockup_ccd::mesh::{Orientation, Place, Side, Sides};
 use mockup_ccd::{
     Collider, Contact, ContactKind, Counters, FirstContact, InContact, Motion, Pose, QueryBudget, QueryOptions, Screw,
@@ -157,6 +157,9 @@ pub struct StepReport {
     pub counters: Counters,
     /// Exact VF, FV and EE tests the glide screen ran (glide narrow phase only).
     pub glide_tests: u64,
+    /// Moves through a stretch of a sub-step that the glide screen found free, under a time
+    /// budget (§4).
+    pub glide_stretches: u32,
     /// Every move the bodies made, in order: the path the guarantee is about.
     pub moves: Vec<Move>,
 }
@@ -228,6 +231,10 @@ pub struct World {
     /// A drag that ran out of time: its body, target and place in its chain of sub-steps,
     /// which the next drag toward the same target goes on from.
     chain_carry: Option<(BodyId, Pose, u32)>,
+    /// Under a time budget, the glide screen checks a sub-step's motion a stretch at a time:
+    /// `2^-k` of it (k this, at most `MAX_GLIDE_HALVINGS`), halved after a screen that took
+    /// over a third of the budget and doubled after one under a twelfth (§4).
+    glide_stretch_halvings: u32,
     /// `contacts` are about `focus` at the bodies' current poses: the next drag of that body
     /// needs no refresh before its first solve.
     fresh: bool,
@@ -320,6 +327,9 @@ enum Moved {
     Idle,
     /// The budget ran out: moved as far as was proven free, maybe not at all.
     OutOfTime,
+    /// Moved through a stretch of the motion the glide screen found free; the rest of the
+    /// sub-step is suspended, to go on with now.
+    Stretch,
     /// Moved the whole way of a displacement shortened to keep a pair in contact from the
     /// start within the interference tolerance along the move.
     Shortened,
@@ -327,6 +337,9 @@ enum Moved {
     /// pair was already a contact, so the linearised constraints let the motion through.
     Blocked { time: f64, linearisation: bool },
 }
+
+/// The glide screen's stretches are at least `2^-5` of a sub-step (§4).
+const MAX_GLIDE_HALVINGS: u32 = 5;
 
 /// A drag's budget (`SolverSettings::time_budget`, `work_budget`).
 #[derive(Clone, Copy, Debug)]
@@ -444,6 +457,7 @@ impl World {
         self.suspended = None;
         self.refreshing = None;
         self.chain_carry = None;
+        self.glide_stretch_halvings = 0;
         self.settings = settings;
         // εr and εb may have changed: the classification and the candidates with them.
         self.candidates.clear();
@@ -966,8 +980,17 @@ impl World {
             if !resumed {
                 chain += 1;
             }
+            let began = Instant::now();
             let moved = self.substep(&movers, Some((id, d0)), (reach, chain), report);
             movers = self.movers(id, report);
+            // A glide stretch costs about what the last one did: one that would end past the
+            // deadline waits for the next drag (§4).
+            if let (Moved::Stretch, Some(deadline)) = (&moved, self.budget.and_then(|b| b.deadline))
+                && Instant::now() + began.elapsed() > deadline
+            {
+                report.out_of_time = true;
+                break;
+            }
             match moved {
                 // The whole move toward the target, solved from here: done, unless the rows
                 // turned it (the rest may be reachable from where it got: solve again) or a
@@ -979,7 +1002,7 @@ impl World {
                 }
                 Moved::Idle => break,
                 Moved::Full { .. } => reach = (2.0 * reach).min(1.0),
-                Moved::Shortened => {}
+                Moved::Shortened | Moved::Stretch => {}
                 Moved::OutOfTime => break,
                 Moved::Blocked { time, linearisation } => {
                     report.blocked_substeps += 1;
@@ -1238,6 +1261,12 @@ impl World {
         let mut queries: Vec<(FirstContact, Option<Suspended>)> = Vec::with_capacity(pairs.len());
         let mut resumed = resumed.map(|q| q.into_iter());
         let tests_before = report.counters.bv_tests;
+        // The glide screen checks the stretch from where the bodies are to `glide_to` (§4).
+        let time_budget = self.budget.and_then(|b| Some(b.deadline? - b.began));
+        let glide_to = match (s.narrow_phase, time_budget) {
+            (NarrowPhase::Glide, Some(_)) => (plan.at + 0.5f64.powi(self.glide_stretch_halvings as i32)).min(1.0),
+            _ => 1.0,
+        };
         for (k, &(i, j)) in pairs.iter().enumerate() {
             let (a, b) = (&self.bodies[i], &self.bodies[j]);
             let (mi, mj) = (motion_of(i), motion_of(j));
@@ -1266,7 +1295,8 @@ impl World {
                     // Only the earliest collisions are used (the first and the contact window);
                     // a pair in contact from the start needs them all, some being ignored.
                     let opts = GlideOptions { until_first: !seated[k], ..opts };
-                    let r = glide_collisions(a.glide_body(), &mi, b.glide_body(), &mj, &opts);
+                    let r =
+                        glide_collisions_between(a.glide_body(), &mi, b.glide_body(), &mj, &opts, (plan.at, glide_to));
                     report.glide_tests += r.counters.tests as u64;
                     let list: Vec<Contact> = r
                         .collisions
@@ -1282,6 +1312,25 @@ impl World {
             {
                 first = Some((k, c));
                 glide_list = list;
+            }
+        }
+        if s.narrow_phase == NarrowPhase::Glide
+            && let Some(budget) = time_budget
+        {
+            // The stretch's length follows what the screens cost: a stretch whose screen took
+            // over a third of a frame's budget is halved for the next one, one under a
+            // twelfth doubled (a screen's cost grows with how far the bodies move over it),
+            // down to 1/32 of the sub-step: what a screen costs however short its stretch
+            // is not cut by shorter stretches, and a sub-step must end.
+            let took = clock.elapsed();
+            if took > budget / 3 {
+                self.glide_stretch_halvings = (self.glide_stretch_halvings + 1).min(MAX_GLIDE_HALVINGS);
+            } else if took < budget / 12 {
+                self.glide_stretch_halvings = self.glide_stretch_halvings.saturating_sub(1);
+            }
+            // Screened free up to where the stretch ended.
+            if first.is_none() {
+                free_until = glide_to;
             }
         }
         // The queries finished, but took more than is left of the budget: the rest of the
@@ -1311,37 +1360,44 @@ impl World {
         // The budget ran out before the earliest contact was proven: go as far as is proven
         // free (a little less, to stay off whatever might touch there), or, when nothing
         // was proven at all, keep the sub-step and its queries for the next drag (§4).
+        // With the glide screen, a stretch found free is the same: the rest of the sub-step
+        // goes on from where the stretch took the bodies, now if the budget allows.
         let interrupted = free_until < first.map_or(1.0, |(_, c)| c.time);
+        let stretch = s.narrow_phase == NarrowPhase::Glide;
         if interrupted {
             report.ccd_time += clock.elapsed();
-            report.out_of_time = true;
-            if free_until <= 0.0 {
+            report.out_of_time |= !stretch;
+            if free_until <= plan.at {
                 if let Some(budget) = self.budget {
                     self.suspended = Some(SuspendedStep { body: budget.body, plan, queries });
                 }
+                report.out_of_time = true;
                 return Moved::OutOfTime;
             }
             // Along the sub-step's own motion, never back: the sub-step stays suspended at
             // `at`, and the next drag goes on with the same queries along the same motion, so
             // a move the budget cuts into many frames is still one sub-step of the drag's
             // chain (§4).
-            let t = (0.95 * free_until).max(plan.at);
-            if t > plan.at {
-                for &b in moving {
-                    self.put(b, path_of(b).pose_at(t).normalized());
+            let t = plan.at + 0.95 * (free_until - plan.at);
+            for &b in moving {
+                self.put(b, path_of(b).pose_at(t).normalized());
+            }
+            self.refresh_timed(movers, report);
+            if self.too_deep(moving, report) {
+                for &(b, p) in &previous {
+                    self.put(b, p);
                 }
                 self.refresh_timed(movers, report);
-                if self.too_deep(moving, report) {
-                    for &(b, p) in &previous {
-                        self.put(b, p);
-                    }
-                    self.refresh_timed(movers, report);
-                    return Moved::OutOfTime;
-                }
-                record(report, t);
+                report.out_of_time = true;
+                return Moved::OutOfTime;
             }
+            record(report, t);
             if let Some(budget) = self.budget {
                 self.suspended = Some(SuspendedStep { body: budget.body, plan: Planned { at: t, ..plan }, queries });
+            }
+            if stretch {
+                report.glide_stretches += 1;
+                return Moved::Stretch;
             }
             return Moved::OutOfTime;
         }

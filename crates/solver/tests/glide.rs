@@ -67,3 +67,44 @@ fn a_box_slides_on_the_floor_with_glide() {
     assert!(p.z >= 0.5 + s.repositioning && p.z <= 0.5 + s.security * 1.001, "height {} ({r:?})", p.z);
     assert!(tests > 0, "the glide screen must have run");
 }
+
+/// Under a time budget (a tiny one, so that every screen takes more than a third of it), the
+/// glide screen checks each sub-step a stretch at a time (docs/solver.md §4): random drags
+/// still never interpenetrate along their paths, every drag ends, and a target the
+/// unbudgeted drag reaches is reached too, over as many frames as it takes.
+#[test]
+fn glide_stretches_under_a_time_budget_keep_the_guarantee() {
+    let mut stretches = 0;
+    for (make, seed) in [(peg_in_hole as fn() -> TestScene, 41), (tori, 42)] {
+        let (mut free, mut tight) = (with_glide(make()), with_glide(make()));
+        let s = *tight.world.settings();
+        tight
+            .world
+            .set_settings(SolverSettings { time_budget: Some(std::time::Duration::from_micros(20)), ..s })
+            .unwrap();
+        let mut rng = Rng::new(seed);
+        for step in 0..60 {
+            let current = free.world.body(free.dragged).unwrap().pose;
+            tight.world.set_pose(tight.dragged, current).unwrap();
+            let target = random_target(&mut rng, &free, current);
+            let plain = free.world.drag(free.dragged, target).unwrap();
+            let mut frames = 0;
+            let last = loop {
+                let before: Vec<Pose> = tight.world.bodies().iter().map(|b| b.pose).collect();
+                let r = tight.world.drag(tight.dragged, target).unwrap();
+                check_path(&tight.world, before, &r, step);
+                assert!(tight.world.intersecting_pairs().is_empty(), "step {step} frame {frames}");
+                stretches += r.glide_stretches;
+                frames += 1;
+                if !r.out_of_time {
+                    break r;
+                }
+                assert!(frames < 5000, "step {step}: the drag asks for frames forever");
+            };
+            if plain.reached {
+                assert!(last.reached, "step {step}: reached unbudgeted, not in {frames} frames under the budget");
+            }
+        }
+    }
+    assert!(stretches > 0, "no sub-step was screened a stretch at a time");
+}

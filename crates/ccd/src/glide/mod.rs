@@ -209,7 +209,24 @@ pub fn glide_collisions(
     motion_b: &Motion,
     opts: &GlideOptions,
 ) -> GlideReport {
-    run(a, motion_a, b, motion_b, opts, Pairs::Screen)
+    run(a, motion_a, b, motion_b, opts, Pairs::Screen, (0.0, 1.0))
+}
+
+/// [`glide_collisions`] over the part `[from, to]` of the step only (`0 ≤ from < to ≤ 1`),
+/// with times those of the whole step: a caller can screen a long or costly step a stretch at
+/// a time, moving on after each stretch found free. The flow of a stretch is the whole step's
+/// (the constant-velocity screw restricted to it), so the stretches of a step find what the
+/// whole step finds.
+pub fn glide_collisions_between(
+    a: &GlideBody,
+    motion_a: &Motion,
+    b: &GlideBody,
+    motion_b: &Motion,
+    opts: &GlideOptions,
+    (from, to): (f64, f64),
+) -> GlideReport {
+    let (from, to) = (from.clamp(0.0, 1.0), to.clamp(0.0, 1.0));
+    run(a, motion_a, b, motion_b, opts, Pairs::Screen, (from, to.max(from)))
 }
 
 /// The same collisions found without the screen: every VF, FV and EE pair is tested exactly.
@@ -221,7 +238,7 @@ pub fn glide_collisions_all_pairs(
     motion_b: &Motion,
     opts: &GlideOptions,
 ) -> GlideReport {
-    run(a, motion_a, b, motion_b, opts, Pairs::All)
+    run(a, motion_a, b, motion_b, opts, Pairs::All, (0.0, 1.0))
 }
 
 /// Where the feature pairs to test come from.
@@ -238,21 +255,26 @@ fn run(
     motion_b: &Motion,
     opts: &GlideOptions,
     pairs: Pairs,
+    (from, to): (f64, f64),
 ) -> GlideReport {
     let motion = GlideMotion::new(motion_a, motion_b);
-    let pieces_needed = (motion.frame.theta() / FRAC_PI_2).ceil().max(1.0) as u32;
     let mut report =
         GlideReport { collisions: Vec::new(), counters: GlideCounters::default(), resolution: None, motion };
+    let span = to - from;
+    if span <= 0.0 {
+        return report;
+    }
+    let pieces_needed = (span * motion.frame.theta() / FRAC_PI_2).ceil().max(1.0) as u32;
     // Doubling stretches (each turns at most θ/2 ≤ π/2, as pieces must) only for a long
     // step: a short one is screened whole, once.
     let cb = motion.frame.b_start.transform_point(b.centre);
-    let long = motion.frame.max_speed(cb, b.radius) >= LONG_STEP * a.radius.min(b.radius);
+    let long = span * motion.frame.max_speed(cb, b.radius) >= LONG_STEP * a.radius.min(b.radius);
     let ends: Vec<f64> = if opts.until_first && pairs == Pairs::Screen && long {
-        (0..=5).rev().map(|k| 0.5f64.powi(k)).collect()
+        (0..=5).rev().map(|k| from + span * 0.5f64.powi(k)).collect()
     } else {
-        (1..=pieces_needed).map(|k| k as f64 / pieces_needed as f64).collect()
+        (1..=pieces_needed).map(|k| from + span * k as f64 / pieces_needed as f64).collect()
     };
-    let mut s0 = 0.0;
+    let mut s0 = from;
     for s1 in ends {
         if opts.until_first && !report.collisions.is_empty() {
             break;
