@@ -111,3 +111,33 @@ fn near_triangle_pairs_split_over_two_threads_miss_nothing() {
         assert!(splits > 0, "no query split");
     }
 }
+
+/// `NearTrianglePairs` advanced a few node pairs at a time (on one thread and split over two)
+/// finds the pairs of one whole traversal.
+#[test]
+fn near_triangle_pairs_a_part_at_a_time_find_the_whole_traversals_pairs() {
+    use mockup_ccd::{Counters, MeshBuilder, NearTrianglePairs, near_triangle_pairs};
+    let mesh = MeshBuilder::new().torus(Pose::IDENTITY, 1.0, 0.3, 40, 16).build().unwrap();
+    let (a, b) = (mockup_ccd::Collider::new(mesh.clone()), mockup_ccd::Collider::new(mesh));
+    for (k, x) in [0.3, 0.9, 1.5, 2.7].into_iter().enumerate() {
+        let pose_a = Pose {
+            rotation: glam::DQuat::from_rotation_x(0.4 * k as f64),
+            translation: glam::DVec3::new(x, 0.1, 0.05),
+        };
+        let whole = near_triangle_pairs(&a, &pose_a, &b, &Pose::IDENTITY, 0.05);
+        for pops in [1, 7, 300, 5000] {
+            let mut parts = NearTrianglePairs::new(&pose_a, &Pose::IDENTITY, 0.05);
+            let mut counters = Counters::default();
+            let mut calls = 0;
+            while !parts.advance(&a, &b, pops, &mut counters) {
+                calls += 1;
+                assert!(calls < 10_000_000, "the traversal must end");
+            }
+            assert_eq!(counters.bv_tests, whole.counters.bv_tests, "x {x}, {pops} a call: the same node pairs");
+            assert_eq!(parts.into_pairs(), whole.value, "x {x}, {pops} a call");
+            if pops == 1 {
+                assert_eq!(calls as u64 + 1, whole.counters.bv_tests, "one node pair a call");
+            }
+        }
+    }
+}

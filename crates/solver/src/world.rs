@@ -11,8 +11,8 @@ use mockup_ccd::broad::{Aabb, BroadPhase};
 use mockup_ccd::glide::{GlideBody, GlideOptions, glide_collisions_between};
 use mockup_ccd::mesh::{Orientation, Place, Side, Sides};
 use mockup_ccd::{
-    Collider, Contact, ContactKind, Counters, FirstContact, InContact, Motion, Pose, QueryBudget, QueryOptions, Screw,
-    Suspended, contacts_within, first_contact_suspendable, intersects, near_triangle_pairs, proximity, proximity_among,
+    Collider, Contact, ContactKind, Counters, FirstContact, InContact, Motion, NearTrianglePairs, Pose, QueryBudget,
+    QueryOptions, Screw, Suspended, contacts_within, first_contact_suspendable, intersects, proximity, proximity_among,
 };
 use mockup_cone::Metric;
 use std::collections::HashMap;
@@ -389,15 +389,36 @@ struct Planned {
     at: f64,
 }
 
-/// A contact rebuild cut short by a drag's budget: the pairs to visit, the next one, and the
-/// contacts of those visited.
+/// A contact rebuild cut short by a drag's budget: the pairs to visit, the next one, the
+/// contacts of those visited, and how far the next one's reading got.
 #[derive(Clone, Debug)]
 struct Refreshing {
     movers: Vec<BodyId>,
     pairs: Vec<(BodyId, BodyId)>,
     next: usize,
     contacts: Vec<ContactPoint>,
+    reading: Option<PairReading>,
 }
+
+/// One pair's contacts read a piece at a time under a drag's budget (one pair of plates with a
+/// coincident face can take 100 ms alone, docs/solver.md §4).
+#[derive(Clone, Debug)]
+struct PairReading {
+    /// Where the pair's contacts begin in the rebuild's list.
+    first: usize,
+    /// The pair's relative pose when its reading began (the bodies do not move meanwhile:
+    /// placing one drops the rebuild).
+    relative: Pose,
+    /// Its candidate triangle pairs' traversal, while it runs.
+    traversal: Option<NearTrianglePairs>,
+    /// How many of its candidates have been read.
+    read: usize,
+}
+
+/// Node pairs a budgeted candidate traversal opens between looks at the clock, and candidate
+/// triangle pairs read between looks (about half a millisecond each).
+const TRAVERSAL_PIECE: usize = 4096;
+const READING_PIECE: usize = 4096;
 
 /// A sub-step whose continuous queries ran out of budget before proving any of its motion
 /// free, or finished too late for the rest of the sub-step (docs/solver.md §4).
@@ -658,8 +679,8 @@ impl World {
     /// same movers goes on with it; meanwhile the contact set is the old one.
     fn refresh_part(&mut self, movers: &[BodyId], budget: Option<DragBudget>, report: &mut StepReport) -> bool {
         let (er, eb) = (self.settings.repositioning, self.settings.breaking);
-        let (pairs, mut next, mut contacts) = match self.refreshing.take() {
-            Some(r) if r.movers == movers => (r.pairs, r.next, r.contacts),
+        let (pairs, mut next, mut contacts, mut reading) = match self.refreshing.take() {
+            Some(r) if r.movers == movers => (r.pairs, r.next, r.contacts, r.reading),
             _ => {
                 let skin = eb * CANDIDATE_SKIN;
                 let mut pairs: Vec<(BodyId, BodyId)> = Vec::new();
@@ -669,21 +690,25 @@ impl World {
                 }
                 pairs.sort_unstable();
                 pairs.dedup();
-                (pairs, 0, Vec::new())
+                (pairs, 0, Vec::new(), None)
             }
         };
         let began = next;
         while next < pairs.len() {
             if next > began && budget.is_some_and(|b| b.spent(report.counters.bv_tests)) {
-                self.refreshing = Some(Refreshing { movers: movers.to_vec(), pairs, next, contacts });
+                self.refreshing = Some(Refreshing { movers: movers.to_vec(), pairs, next, contacts, reading });
                 return false;
             }
             let (i, j) = pairs[next];
-            next += 1;
             let known = self.class(i, j);
             let within = known.map_or(eb, |c| c.radius);
-            let first = contacts.len();
-            self.pair_contacts(i, j, within, known.is_some_and(|c| c.seated), &mut contacts, report);
+            let seated = known.is_some_and(|c| c.seated);
+            let Some(first) = self.pair_contacts(i, j, within, seated, &mut contacts, (budget, &mut reading), report)
+            else {
+                self.refreshing = Some(Refreshing { movers: movers.to_vec(), pairs, next, contacts, reading });
+                return false;
+            };
+            next += 1;
             if known.is_some() {
                 continue;
             }
@@ -708,7 +733,7 @@ impl World {
                     self.seat(i, j, &mut contacts, first);
                 } else {
                     contacts.truncate(first);
-                    self.pair_contacts(i, j, radius, true, &mut contacts, report);
+                    self.pair_contacts(i, j, radius, true, &mut contacts, (None, &mut None), report);
                 }
                 let depth = penetration(&contacts[first..], eb);
                 if depth + 0.5 * eb <= radius || radius >= cap {
@@ -726,6 +751,10 @@ impl World {
 
     /// Appends the contacts of bodies i and j within `within` (from kept candidates when their
     /// relative pose allows, docs/solver.md §2); signed and turned outward when `seated`.
+    /// Returns where they begin in `contacts`. Under a budget it goes a piece at a time (at
+    /// least one a call): when the budget runs out it keeps how far it got in `reading` and
+    /// returns `None`; a call with that reading goes on from there (§4).
+    #[allow(clippy::too_many_arguments)]
     fn pair_contacts(
         &mut self,
         i: BodyId,
@@ -733,28 +762,54 @@ impl World {
         within: f64,
         seated: bool,
         contacts: &mut Vec<ContactPoint>,
+        (budget, reading): (Option<DragBudget>, &mut Option<PairReading>),
         report: &mut StepReport,
-    ) {
+    ) -> Option<usize> {
         let radius = within + self.settings.breaking * CANDIDATE_SKIN;
         let (a, b) = (&self.bodies[i], &self.bodies[j]);
-        let relative = b.pose.inverse() * a.pose;
-        let kept = self
-            .candidates
-            .get(&(i, j))
-            .is_some_and(|c| c.radius == radius && moved_at_most(&c.relative, &relative, a.sphere) <= radius - within);
-        if !kept {
-            let r = near_triangle_pairs(&a.collider, &a.pose, &b.collider, &b.pose, radius);
-            report.counters += r.counters;
-            self.candidates.insert((i, j), Candidates { pairs: r.value, relative, radius });
+        let mut r = reading.take().unwrap_or_else(|| {
+            let relative = b.pose.inverse() * a.pose;
+            let kept = self.candidates.get(&(i, j)).is_some_and(|c| {
+                c.radius == radius && moved_at_most(&c.relative, &relative, a.sphere) <= radius - within
+            });
+            let traversal = (!kept).then(|| NearTrianglePairs::new(&a.pose, &b.pose, radius));
+            PairReading { first: contacts.len(), relative, traversal, read: 0 }
+        });
+        let spent = |report: &StepReport| budget.is_some_and(|b| b.spent(report.counters.bv_tests));
+        let piece = |n: usize| if budget.is_some() { n } else { usize::MAX };
+        if let Some(traversal) = &mut r.traversal {
+            while !traversal.advance(&a.collider, &b.collider, piece(TRAVERSAL_PIECE), &mut report.counters) {
+                if spent(report) {
+                    *reading = Some(r);
+                    return None;
+                }
+            }
+            let pairs = r.traversal.take().expect("the traversal just ran").into_pairs();
+            self.candidates.insert((i, j), Candidates { pairs, relative: r.relative, radius });
+            if spent(report) {
+                *reading = Some(r);
+                return None;
+            }
         }
         let candidates = &self.candidates[&(i, j)].pairs;
-        let r = proximity_among(&a.collider, &a.pose, &b.collider, &b.pose, within, candidates);
-        report.counters += r.counters;
-        let first = contacts.len();
-        contacts.extend(r.value.iter().map(|p| ContactPoint::from_pair(i, j, p)));
-        if seated {
-            self.seat(i, j, contacts, first);
+        // Read in pieces, the answers appended in order: the whole list's answer.
+        while r.read < candidates.len() {
+            let end = r.read.saturating_add(piece(READING_PIECE)).min(candidates.len());
+            let found = proximity_among(&a.collider, &a.pose, &b.collider, &b.pose, within, &candidates[r.read..end]);
+            report.counters += found.counters;
+            contacts.extend(found.value.iter().map(|p| ContactPoint::from_pair(i, j, p)));
+            r.read = end;
+            // Even after the last piece: signing the contacts of a pair in contact from the
+            // start, and classifying it, take a few milliseconds more for 48,000 contacts.
+            if spent(report) {
+                *reading = Some(r);
+                return None;
+            }
         }
+        if seated {
+            self.seat(i, j, contacts, r.first);
+        }
+        Some(r.first)
     }
 
     /// Signs and turns outward the contacts of bodies i and j from `first` on, as those of a
@@ -894,21 +949,30 @@ impl World {
         report.contacts = self.contacts.len();
         report.min_distance = self.contacts.iter().map(|c| c.distance).min_by(f64::total_cmp);
         report.movers = movers.clone();
+        // One pass over the contacts (a base plate has tens of thousands, with hundreds of
+        // seated pairs), in runs of one pair: a rebuild appends them pair by pair, so most
+        // pairs are one run, read where it lies.
+        let runs: Vec<&[ContactPoint]> =
+            self.contacts.chunk_by(|a, b| (a.body_i, a.body_j) == (b.body_i, b.body_j)).collect();
         let mut seated: Vec<(BodyId, BodyId)> =
-            self.contacts.iter().filter(|c| c.seated).map(|c| (c.body_i, c.body_j)).collect();
+            runs.iter().filter(|run| run.iter().any(|c| c.seated)).map(|run| (run[0].body_i, run[0].body_j)).collect();
         seated.extend(self.seated_pairs().into_iter().filter(|&(i, j)| movers.contains(&i) || movers.contains(&j)));
         seated.sort_unstable();
         seated.dedup();
-        // One pass over the contacts (a base plate has tens of thousands, with hundreds of
-        // seated pairs).
-        let mut by_pair: HashMap<(BodyId, BodyId), Vec<ContactPoint>> = HashMap::new();
-        for c in &self.contacts {
-            if seated.binary_search(&(c.body_i, c.body_j)).is_ok() {
-                by_pair.entry((c.body_i, c.body_j)).or_default().push(*c);
+        let mut by_pair: HashMap<(BodyId, BodyId), Vec<&[ContactPoint]>> = HashMap::new();
+        for run in runs {
+            if seated.binary_search(&(run[0].body_i, run[0].body_j)).is_ok() {
+                by_pair.entry((run[0].body_i, run[0].body_j)).or_default().push(run);
             }
         }
-        report.max_depth =
-            by_pair.values().map(|of_pair| penetration(of_pair, self.settings.breaking)).fold(0.0, f64::max);
+        let eb = self.settings.breaking;
+        report.max_depth = by_pair
+            .values()
+            .map(|runs| match runs[..] {
+                [one] => penetration(one, eb),
+                _ => penetration(&runs.concat(), eb),
+            })
+            .fold(0.0, f64::max);
         report.seated_pairs = seated;
         report.suspended = self.suspended.is_some();
         self.budget = None;

@@ -5,10 +5,9 @@
 mod common;
 
 use common::*;
-use glam::{DQuat, DVec3};
+use glam::DVec3;
 use mockup_ccd::{Collider, MeshBuilder, Pose};
 use mockup_solver::{SolverSettings, StepReport, World};
-use std::f64::consts::FRAC_PI_2;
 use std::sync::Arc;
 
 /// Drags until the drag is not out of time (at most `frames` calls); the last report, the
@@ -168,6 +167,46 @@ fn a_contact_rebuild_spreads_over_drags() {
     assert!(done, "the budgeted drag did not end");
     let (a, b) = (free.body(p).unwrap().pose.translation, tight.body(p).unwrap().pose.translation);
     assert!((a - b).length() < 1e-6, "unbudgeted {a:?}, budgeted {b:?}");
+}
+
+/// A cover lying on a base plate, a coincident face between them: one pair whose contacts take
+/// thousands of node pairs to find and hundreds of candidates to read. Grabbed under a budget
+/// of 10 box tests a drag, that one pair's reading spreads over several drags (nothing moves
+/// meanwhile) and ends with the contacts of one unbudgeted rebuild.
+#[test]
+fn one_pairs_contacts_are_read_over_several_drags() {
+    let build = || {
+        let mut w = World::new(SolverSettings::for_scene_size(4.0)).unwrap();
+        let slab = || {
+            let mesh = MeshBuilder::new().tessellated_cuboid(Pose::IDENTITY, DVec3::new(1.0, 1.0, 0.1), [24, 24, 1]);
+            Arc::new(Collider::new(mesh.build().unwrap()))
+        };
+        w.add_body(slab(), Pose::IDENTITY, true);
+        let cover = w.add_body(slab(), Pose::from_translation(DVec3::new(0.0, 0.0, 0.2)), false);
+        (w, cover)
+    };
+    let (mut whole, cover) = build();
+    let (mut tight, _) = build();
+    with_work_budget(&mut tight, 10);
+    let here = tight.body(cover).unwrap().pose;
+    let plain = whole.drag(cover, here).unwrap();
+    assert!(!plain.rebuilding_contacts && !plain.out_of_time);
+    assert!(plain.counters.bv_tests > 3 * 4096, "a traversal of {} box tests is no test", plain.counters.bv_tests);
+    let mut rebuilding = 0;
+    loop {
+        let r = tight.drag(cover, here).unwrap();
+        assert_eq!(tight.body(cover).unwrap().pose, here, "nothing moves");
+        if !r.rebuilding_contacts {
+            break;
+        }
+        rebuilding += 1;
+        assert!(r.out_of_time);
+        assert!(rebuilding < 2000, "the rebuild does not end");
+    }
+    assert!(rebuilding >= 3, "one pair's rebuild took {rebuilding} drags");
+    assert!(whole.contacts().len() > 100, "{} contacts", whole.contacts().len());
+    assert_eq!(tight.contacts(), whole.contacts());
+    assert_eq!(tight.seated_pairs(), whole.seated_pairs());
 }
 
 /// Wherever one unbudgeted drag reaches its target, the same drag under a small work budget

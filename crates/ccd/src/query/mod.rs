@@ -16,7 +16,7 @@ pub use continuous::{
 };
 pub use distance::{ClosestPair, Feature, distance};
 pub use intersects::intersects;
-pub use proximity::{ProximityPair, near_triangle_pairs, proximity, proximity_among};
+pub use proximity::{NearTrianglePairs, ProximityPair, near_triangle_pairs, proximity, proximity_among};
 pub use ray::{RayHit, ray_cast, ray_triangle};
 
 use glam::DVec3;

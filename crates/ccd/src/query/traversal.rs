@@ -77,50 +77,52 @@ fn collecting<'a, T>(
 }
 
 /// Every pair of leaves whose boxes come within `margin` (as [`near_leaf_pairs`] visits
-/// them), as `visit` maps each to a list; a traversal larger than a few hundred node pairs is
-/// split over two threads (alternate pending pairs to each). The lists are concatenated in no
-/// particular order.
-pub(crate) fn collect_near_leaf_pairs<T: Send>(
+/// them), as `visit` maps each to a list, from the node pairs on `stack` and for at most
+/// `pops` of them (at least one; the rest stay on `stack` for a later call). A traversal
+/// larger than a few hundred node pairs is split over two threads (alternate pending pairs to
+/// each). The lists are concatenated in no particular order.
+pub(crate) fn collect_near_leaf_pairs_from<T: Send>(
     a: &Collider,
     to_b: &Pose,
     b: &Collider,
     margin: f64,
     counters: &mut Counters,
+    stack: &mut Vec<(u32, u32)>,
+    pops: usize,
     visit: impl Fn(&[u32], &[u32], &mut Vec<T>) + Sync,
 ) -> Vec<T> {
     let mut out = Vec::new();
-    let mut stack = vec![(0u32, 0u32)];
     let visit = &visit;
-    near_leaf_pairs_from(a, to_b, b, margin, counters, &mut stack, 256, &mut collecting(visit, &mut out));
+    let first = pops.clamp(1, 256);
+    near_leaf_pairs_from(a, to_b, b, margin, counters, stack, first, &mut collecting(visit, &mut out));
+    let left = pops.saturating_sub(first);
+    if left == 0 || stack.is_empty() {
+        return out;
+    }
     if stack.len() < 2 || super::cores() < 2 {
-        near_leaf_pairs_from(a, to_b, b, margin, counters, &mut stack, usize::MAX, &mut collecting(visit, &mut out));
+        near_leaf_pairs_from(a, to_b, b, margin, counters, stack, left, &mut collecting(visit, &mut out));
         return out;
     }
     let mut theirs: Vec<(u32, u32)> = Vec::new();
     let mut mine: Vec<(u32, u32)> = Vec::new();
-    for (k, p) in stack.into_iter().enumerate() {
+    for (k, p) in std::mem::take(stack).into_iter().enumerate() {
         if k % 2 == 0 { mine.push(p) } else { theirs.push(p) }
     }
+    let (their_pops, my_pops) = (left / 2, left - left / 2);
     let (more, their_counters) = std::thread::scope(|s| {
-        let handle = s.spawn(|| {
+        let theirs = &mut theirs;
+        let handle = s.spawn(move || {
             let (mut more, mut c) = (Vec::new(), Counters::default());
-            near_leaf_pairs_from(
-                a,
-                to_b,
-                b,
-                margin,
-                &mut c,
-                &mut theirs,
-                usize::MAX,
-                &mut collecting(visit, &mut more),
-            );
+            near_leaf_pairs_from(a, to_b, b, margin, &mut c, theirs, their_pops, &mut collecting(visit, &mut more));
             (more, c)
         });
-        near_leaf_pairs_from(a, to_b, b, margin, counters, &mut mine, usize::MAX, &mut collecting(visit, &mut out));
+        near_leaf_pairs_from(a, to_b, b, margin, counters, &mut mine, my_pops, &mut collecting(visit, &mut out));
         handle.join().expect("the second traversal thread does not panic")
     });
     *counters += their_counters;
     counters.parallel_splits += 1;
     out.extend(more);
+    *stack = mine;
+    stack.append(&mut theirs);
     out
 }
