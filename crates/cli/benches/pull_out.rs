@@ -4,7 +4,8 @@
 //!
 //! `cargo bench -p mockup-cli --bench pull_out` (both sizes), or with `PULL_OUT=115` or
 //! `PULL_OUT=1000` one of them; `PULL_PART=bolt0` (or dowel0, shaft, shell, nut1, bearing)
-//! pulls only that kind; `PULL_VERBOSE=1` prints where each part got to and what it still
+//! pulls only that kind; `PULL_SLOW=MS` prints the step report of each step slower than MS;
+//! `PULL_VERBOSE=1` prints where each part got to and what it still
 //! touches.
 
 use glam::DVec3;
@@ -54,6 +55,8 @@ fn run(parts: usize, detail: u32) {
     let all_kinds = ["bolt0", "dowel0", "shaft", "shell", "nut1", "bearing"];
     // `PULL_PART=bolt0` pulls only that kind (for profiling).
     let only = std::env::var("PULL_PART").ok();
+    // `PULL_SLOW=MS` prints the step report of every step slower than MS.
+    let slow: Option<f64> = std::env::var("PULL_SLOW").ok().and_then(|s| s.parse().ok());
     let kinds: Vec<&str> = all_kinds.into_iter().filter(|k| only.as_deref().is_none_or(|o| o == *k)).collect();
     let modules = parts.div_ceil(cad::MODULE_PARTS);
     let mut all: Vec<Duration> = Vec::new();
@@ -84,6 +87,23 @@ fn run(parts: usize, detail: u32) {
                 let clock = Instant::now();
                 let r = world.drag(id, target).unwrap();
                 times.push(clock.elapsed());
+                if slow.is_some_and(|ms| clock.elapsed().as_secs_f64() * 1e3 > ms) {
+                    eprintln!(
+                        "{name} step {k} {:.1?}: ccd {:.1?}, proximity {:.1?}, solve {:.1?}; {} sub-steps ({} blocked), {} repositionings, {} contacts, {} box tests, {} VF + {} FV + {} EE tests",
+                        clock.elapsed(),
+                        r.ccd_time,
+                        r.proximity_time,
+                        r.solver_time,
+                        r.substeps,
+                        r.blocked_substeps,
+                        r.repositioning,
+                        r.contacts,
+                        r.counters.bv_tests,
+                        r.counters.vf_tests,
+                        r.counters.fv_tests,
+                        r.counters.ee_tests
+                    );
+                }
                 ccd += r.ccd_time;
                 proximity += r.proximity_time;
                 solver += r.solver_time;
