@@ -171,14 +171,17 @@ pub struct Move {
     pub substep: u32,
     pub body: BodyId,
     path: Path,
-    /// The move stops at this time of the checked motion (1 when nothing was hit).
+    /// The move starts at this time of the checked motion (0, or where an earlier piece of a
+    /// sub-step cut short by the budget had taken the bodies) and stops at `until` (1 when
+    /// nothing was hit).
+    from: f64,
     until: f64,
 }
 
 impl Move {
     /// The body's pose at `s ∈ [0, 1]` of the move (before the end pose is renormalized).
     pub fn pose_at(&self, s: f64) -> Pose {
-        self.path.pose_at(s * self.until)
+        self.path.pose_at(self.from + s * (self.until - self.from))
     }
 }
 
@@ -620,8 +623,18 @@ impl World {
     }
 
     fn refresh_timed(&mut self, movers: &[BodyId], report: &mut StepReport) {
+        self.refresh_timed_as(movers, false, report);
+    }
+
+    /// [`World::refresh_timed`] right after the solver moved `movers` (or put them back): a
+    /// pair it meets for the first time is free (§1 of docs/contact-from-start.md).
+    fn refresh_after_move(&mut self, movers: &[BodyId], report: &mut StepReport) {
+        self.refresh_timed_as(movers, true, report);
+    }
+
+    fn refresh_timed_as(&mut self, movers: &[BodyId], after_move: bool, report: &mut StepReport) {
         let (clock, tests) = (Instant::now(), report.counters.bv_tests);
-        self.refresh_contacts(movers, report);
+        self.refresh_part(movers, None, after_move, report);
         let took = clock.elapsed();
         self.last_refresh = movers.first().map(|&b| (b, took, report.counters.bv_tests - tests));
         report.proximity_time += took;
@@ -671,13 +684,27 @@ impl World {
     /// the start signed and turned outward. A pair not classified at the current placements is
     /// classified here (§1).
     fn refresh_contacts(&mut self, movers: &[BodyId], report: &mut StepReport) {
-        self.refresh_part(movers, None, report);
+        self.refresh_part(movers, None, false, report);
     }
 
     /// [`World::refresh_contacts`] pair by pair until `budget` runs out (at least one pair a
     /// call): whether it finished. An unfinished rebuild is kept, and the next call about the
     /// same movers goes on with it; meanwhile the contact set is the old one.
-    fn refresh_part(&mut self, movers: &[BodyId], budget: Option<DragBudget>, report: &mut StepReport) -> bool {
+    ///
+    /// `after_move`: the solver has just moved `movers` (or put them back). A pair not yet
+    /// classified then is one that was beyond the near margin at the previous refresh of the
+    /// same movers, since each refresh classifies every pair it reads: it was free then, and
+    /// the solver's moves are free of interference, so it is free, however near the move left
+    /// it. Classifying it by its distance now would make a pair the solver brought within εr
+    /// "in contact from the start", which it then lets touch (found in review: a glide stretch
+    /// ending 5 % short of a floor, or an unbudgeted drag ending εr/2 above one).
+    fn refresh_part(
+        &mut self,
+        movers: &[BodyId],
+        budget: Option<DragBudget>,
+        after_move: bool,
+        report: &mut StepReport,
+    ) -> bool {
         let (er, eb) = (self.settings.repositioning, self.settings.breaking);
         let (pairs, mut next, mut contacts, mut reading) = match self.refreshing.take() {
             Some(r) if r.movers == movers => (r.pairs, r.next, r.contacts, r.reading),
@@ -715,8 +742,9 @@ impl World {
             // Classify it now: in contact from the start if it touches (< εr) or interferes.
             let (a, b) = (&self.bodies[i], &self.bodies[j]);
             let near = contacts[first..].iter().any(|c| c.distance < er);
-            let seated =
-                !self.settings.strict && (near || intersects(&a.collider, &a.pose, &b.collider, &b.pose).value);
+            let seated = !after_move
+                && !self.settings.strict
+                && (near || intersects(&a.collider, &a.pose, &b.collider, &b.pose).value);
             let at = (a.placement, b.placement);
             if !seated {
                 self.classified.insert((i, j), PairClass { at, seated, depth: 0.0, radius: eb });
@@ -932,7 +960,7 @@ impl World {
         // they are rebuilt, over as many drags as the budget needs (§4).
         let ready = (self.fresh && self.focus == [id]) || {
             let clock = Instant::now();
-            let done = self.refresh_part(&[id], self.budget, &mut report);
+            let done = self.refresh_part(&[id], self.budget, false, &mut report);
             report.proximity_time += clock.elapsed();
             done
         };
@@ -1310,7 +1338,7 @@ impl World {
         let substep = report.moves.last().map_or(0, |m| m.substep + 1);
         let record = |report: &mut StepReport, until: f64| {
             for &b in moving {
-                report.moves.push(Move { substep, body: b, path: path_of(b), until });
+                report.moves.push(Move { substep, body: b, path: path_of(b), from: plan.at, until });
             }
         };
         let options = |k: usize| plan.options[k];
@@ -1379,6 +1407,7 @@ impl World {
             }
         }
         if s.narrow_phase == NarrowPhase::Glide
+            && !pairs.is_empty()
             && let Some(budget) = time_budget
         {
             // The stretch's length follows what the screens cost: a stretch whose screen took
@@ -1446,14 +1475,14 @@ impl World {
             for &b in moving {
                 self.put(b, path_of(b).pose_at(t).normalized());
             }
-            self.refresh_timed(movers, report);
+            self.refresh_after_move(movers, report);
             if self.too_deep(moving, report) {
+                // As a whole move undone (below): the sub-step got nowhere, a shorter one next.
                 for &(b, p) in &previous {
                     self.put(b, p);
                 }
-                self.refresh_timed(movers, report);
-                report.out_of_time = true;
-                return Moved::OutOfTime;
+                self.refresh_after_move(movers, report);
+                return Moved::Blocked { time: 0.0, linearisation: true };
             }
             record(report, t);
             if let Some(budget) = self.budget {
@@ -1470,12 +1499,12 @@ impl World {
             for &b in moving {
                 self.put(b, motion_of(b).to.normalized());
             }
-            self.refresh_timed(movers, report);
+            self.refresh_after_move(movers, report);
             if self.too_deep(moving, report) {
                 for &(b, p) in &previous {
                     self.put(b, p);
                 }
-                self.refresh_timed(movers, report);
+                self.refresh_after_move(movers, report);
                 return Moved::Blocked { time: 0.0, linearisation: true };
             }
             record(report, 1.0);
@@ -1495,9 +1524,11 @@ impl World {
                 hit.normal,
             )
         };
-        let d_start = pair_at(0.0).distance;
+        // From where the bodies are: `plan.at` of the motion when earlier pieces of the
+        // sub-step, cut short by the budget, took them there; never back behind it.
+        let d_start = pair_at(plan.at).distance;
         let goal = d_start.min(0.5 * (s.repositioning + s.security));
-        let (mut lo, mut hi) = (0.0, hit.time);
+        let (mut lo, mut hi) = (plan.at, hit.time.max(plan.at));
         for _ in 0..40 {
             let mid = 0.5 * (lo + hi);
             if pair_at(mid).distance >= goal {
@@ -1531,7 +1562,7 @@ impl World {
             NarrowPhase::Glide => glide_list.into_iter().filter(|c| c.time <= until).collect(),
         };
         report.ccd_time += clock.elapsed();
-        if t_b > 0.0 {
+        if t_b > plan.at {
             for &b in moving {
                 self.put(b, path_of(b).pose_at(t_b).normalized());
             }
@@ -1544,12 +1575,12 @@ impl World {
                         !seated && intersects(&a.collider, &a.pose, &b.collider, &b.pose).value
                     },
                 );
-            self.refresh_timed(movers, report);
+            self.refresh_after_move(movers, report);
             if overlap || self.too_deep(moving, report) {
                 for &(b, p) in &previous {
                     self.put(b, p);
                 }
-                self.refresh_timed(movers, report);
+                self.refresh_after_move(movers, report);
             } else {
                 record(report, t_b);
             }
@@ -1574,8 +1605,9 @@ impl World {
                 self.fresh = false;
             }
         }
-        let moved = t_b > 0.0 && previous.iter().any(|&(b, p)| self.bodies[b].pose != p);
-        Moved::Blocked { time: if moved { t_b } else { 0.0 }, linearisation: d_start <= s.breaking }
+        // How far the whole sub-step got, its earlier pieces included.
+        let moved = previous.iter().any(|&(b, p)| self.bodies[b].pose != p);
+        Moved::Blocked { time: if moved { t_b } else { plan.at }, linearisation: d_start <= s.breaking }
     }
 
     /// The factor that shortens a sub-step's displacements so that no contact point of a pair

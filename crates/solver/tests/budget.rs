@@ -245,7 +245,8 @@ fn a_target_reached_unbudgeted_is_reached_under_a_budget() {
 
 /// The windowed e2e test's gesture: a part far from what it will touch, dragged toward a
 /// target deep inside it. Unbudgeted, one drag stops it at contact; under a small work budget
-/// it gets there too, however many frames that takes, some of them moving it part of the way.
+/// it gets there too, however many frames that takes, some of them moving it part of the way,
+/// and never back up the way it came by more than εr.
 #[test]
 fn a_long_push_into_a_part_ends_in_contact_under_a_budget() {
     let mut partial = 0;
@@ -259,9 +260,13 @@ fn a_long_push_into_a_part_ends_in_contact_under_a_budget() {
         let plain = free.world.drag(free.dragged, target).unwrap();
         assert!(!plain.reached && !free.world.contacts().is_empty(), "unbudgeted, it stops at contact");
         let mut frames = 0;
+        let er = tight.world.settings().repositioning;
         loop {
             frames += 1;
+            let z = tight.world.body(tight.dragged).unwrap().pose.translation.z;
             let r = tight.world.drag(tight.dragged, target).unwrap();
+            let now = tight.world.body(tight.dragged).unwrap().pose.translation.z;
+            assert!(now <= z + er, "budget {budget}, frame {frames}: back up from z = {z} to {now}");
             partial += (r.out_of_time && !r.moves.is_empty()) as usize;
             if !r.out_of_time {
                 break;

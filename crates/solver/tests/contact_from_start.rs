@@ -483,3 +483,29 @@ fn a_block_in_an_inner_corner_is_held_by_both_faces() {
     assert!(r.reached);
     assert!(w.intersecting_pairs().is_empty());
 }
+
+/// A pair the solver itself brings near is never "in contact from the start": a cube dragged
+/// from far above a floor (beyond the contacts' margin) to εr/2 above it, the floor first met
+/// by the refresh after the move, stays an ordinary pair: it ends at εr (repositioning) and a
+/// push into the floor keeps εr. (Found in review: the pair was classified by its distance
+/// after the move, as in contact from the start, and the push took it to touching.)
+#[test]
+fn a_pair_the_solver_brings_near_is_not_in_contact_from_the_start() {
+    for narrow_phase in [mockup_solver::NarrowPhase::Exact, mockup_solver::NarrowPhase::Glide] {
+        let s = SolverSettings { narrow_phase, ..SolverSettings::for_scene_size(10.0) };
+        let mut w = World::new(s).unwrap();
+        let floor = MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::new(5.0, 5.0, 0.5)).build().unwrap();
+        w.add_body(Arc::new(Collider::new(floor)), Pose::from_translation(DVec3::new(0.0, 0.0, -0.5)), true);
+        let cube = MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::splat(0.5)).build().unwrap();
+        let b = w.add_body(Arc::new(Collider::new(cube)), Pose::from_translation(DVec3::new(0.0, 0.0, 2.0)), false);
+        let er = s.repositioning;
+        let r = w.drag(b, Pose::from_translation(DVec3::new(0.0, 0.0, 0.5 + 0.5 * er))).unwrap();
+        assert!(w.seated_pairs().is_empty() && r.seated_pairs.is_empty(), "{narrow_phase:?}: {r:?}");
+        let gap = |w: &World| w.body(b).unwrap().pose.translation.z - 0.5;
+        assert!(gap(&w) >= er * (1.0 - 1e-6), "{narrow_phase:?}: ends {} above the floor, εr {er}", gap(&w));
+        let r = w.drag(b, Pose::from_translation(DVec3::new(0.2, 0.0, 0.0))).unwrap();
+        assert!(w.seated_pairs().is_empty(), "{narrow_phase:?}: {r:?}");
+        assert!(gap(&w) >= er * (1.0 - 1e-6), "{narrow_phase:?}: pushed to {} above the floor, εr {er}", gap(&w));
+        assert!(r.min_distance.is_some_and(|d| d >= er * (1.0 - 1e-6)), "{narrow_phase:?}: {r:?}");
+    }
+}
