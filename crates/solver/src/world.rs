@@ -1475,8 +1475,9 @@ impl World {
             for &b in moving {
                 self.put(b, path_of(b).pose_at(t).normalized());
             }
+            let overlap = self.movers_overlap(pairs, seated, moving);
             self.refresh_after_move(movers, report);
-            if self.too_deep(moving, report) {
+            if overlap || self.too_deep(moving, report) {
                 // As a whole move undone (below): the sub-step got nowhere, a shorter one next.
                 for &(b, p) in &previous {
                     self.put(b, p);
@@ -1566,15 +1567,7 @@ impl World {
             for &b in moving {
                 self.put(b, path_of(b).pose_at(t_b).normalized());
             }
-            // Two movers are each placed along their own screw, which agrees with their
-            // relative screw only at the ends (docs/solver.md §4): check, and stay put if off.
-            let overlap =
-                pairs.iter().zip(seated).filter(|&(&(x, y), _)| moving.contains(&x) && moving.contains(&y)).any(
-                    |(&(x, y), &seated)| {
-                        let (a, b) = (&self.bodies[x], &self.bodies[y]);
-                        !seated && intersects(&a.collider, &a.pose, &b.collider, &b.pose).value
-                    },
-                );
+            let overlap = self.movers_overlap(pairs, seated, moving);
             self.refresh_after_move(movers, report);
             if overlap || self.too_deep(moving, report) {
                 for &(b, p) in &previous {
@@ -1608,6 +1601,18 @@ impl World {
         // How far the whole sub-step got, its earlier pieces included.
         let moved = previous.iter().any(|&(b, p)| self.bodies[b].pose != p);
         Moved::Blocked { time: if moved { t_b } else { plan.at }, linearisation: d_start <= s.breaking }
+    }
+
+    /// Whether two bodies that moved together overlap, each placed along its own screw, which
+    /// agrees with their relative screw (what was checked) only at the ends (§4). Pairs in
+    /// contact from the start are not asked.
+    fn movers_overlap(&self, pairs: &[(BodyId, BodyId)], seated: &[bool], moving: &[BodyId]) -> bool {
+        pairs.iter().zip(seated).filter(|&(&(x, y), _)| moving.contains(&x) && moving.contains(&y)).any(
+            |(&(x, y), &seated)| {
+                let (a, b) = (&self.bodies[x], &self.bodies[y]);
+                !seated && intersects(&a.collider, &a.pose, &b.collider, &b.pose).value
+            },
+        )
     }
 
     /// The factor that shortens a sub-step's displacements so that no contact point of a pair
