@@ -81,6 +81,7 @@ fn collecting<'a, T>(
 /// `pops` of them (at least one; the rest stay on `stack` for a later call). A traversal
 /// larger than a few hundred node pairs is split over two threads (alternate pending pairs to
 /// each). The lists are concatenated in no particular order.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn collect_near_leaf_pairs_from<T: Send>(
     a: &Collider,
     to_b: &Pose,
