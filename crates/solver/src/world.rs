@@ -731,72 +731,79 @@ impl World {
             }
         };
         let began = next;
-        while next < pairs.len() {
-            if next > began && budget.is_some_and(|b| b.spent(report.counters.bv_tests)) {
-                self.refreshing = Some(Refreshing { movers: movers.to_vec(), pairs, next, contacts, reading });
-                return false;
-            }
-            let (i, j) = pairs[next];
-            let known = self.class(i, j);
-            let within = known.map_or(eb, |c| c.radius);
-            let seated = known.is_some_and(|c| c.seated);
-            let work =
-                |r: &StepReport| r.counters.bv_tests + r.counters.vf_tests + r.counters.fv_tests + r.counters.ee_tests;
-            let before = work(report);
-            let Some(first) = self.pair_contacts(i, j, within, seated, &mut contacts, (budget, &mut reading), report)
-            else {
-                self.refreshing = Some(Refreshing { movers: movers.to_vec(), pairs, next, contacts, reading });
-                return false;
-            };
-            // Classifying a pair (signing its contacts, measuring its depth: about 9 ms for a
-            // base plate's 45,000) waits for the next call when this one has done some work
-            // and used its budget, or when the pair has many contacts (it would not fit in
-            // what is left); that call classifies it first, its reading done.
-            let progressed = next > began || work(report) > before;
-            let big = contacts.len() - first > CLASSIFY_FIRST;
-            if known.is_none() && progressed && budget.is_some_and(|b| big || b.spent(report.counters.bv_tests)) {
+        // Whether every pair was read; an unfinished rebuild is kept for the next call.
+        let finished = 'read: {
+            while next < pairs.len() {
+                if next > began && budget.is_some_and(|b| b.spent(report.counters.bv_tests)) {
+                    break 'read false;
+                }
+                let (i, j) = pairs[next];
+                let known = self.class(i, j);
+                let within = known.map_or(eb, |c| c.radius);
+                let seated = known.is_some_and(|c| c.seated);
+                let work = |r: &StepReport| {
+                    r.counters.bv_tests + r.counters.vf_tests + r.counters.fv_tests + r.counters.ee_tests
+                };
+                let before = work(report);
+                let Some(first) =
+                    self.pair_contacts(i, j, within, seated, &mut contacts, (budget, &mut reading), report)
+                else {
+                    break 'read false;
+                };
+                // Classifying a pair (signing its contacts, measuring its depth: about 9 ms for a
+                // base plate's 45,000) waits for the next call when this one has done some work
+                // and used its budget, or when the pair has many contacts (it would not fit in
+                // what is left); that call classifies it first, its reading done.
+                let progressed = next > began || work(report) > before;
+                let big = contacts.len() - first > CLASSIFY_FIRST;
+                if known.is_none() && progressed && budget.is_some_and(|b| big || b.spent(report.counters.bv_tests)) {
+                    let (a, b) = (&self.bodies[i], &self.bodies[j]);
+                    let read = self.candidates.get(&(i, j)).map_or(0, |c| c.pairs.len());
+                    let relative = b.pose.inverse() * a.pose;
+                    reading = Some(PairReading { first, relative, traversal: None, read });
+                    break 'read false;
+                }
+                next += 1;
+                if known.is_some() {
+                    continue;
+                }
+                // Classify it now: in contact from the start if it touches (< εr) or interferes.
                 let (a, b) = (&self.bodies[i], &self.bodies[j]);
-                let read = self.candidates.get(&(i, j)).map_or(0, |c| c.pairs.len());
-                let relative = b.pose.inverse() * a.pose;
-                reading = Some(PairReading { first, relative, traversal: None, read });
-                self.refreshing = Some(Refreshing { movers: movers.to_vec(), pairs, next, contacts, reading });
-                return false;
-            }
-            next += 1;
-            if known.is_some() {
-                continue;
-            }
-            // Classify it now: in contact from the start if it touches (< εr) or interferes.
-            let (a, b) = (&self.bodies[i], &self.bodies[j]);
-            let near = contacts[first..].iter().any(|c| c.distance < er);
-            let seated = !after_move
-                && !self.settings.strict
-                && (near || intersects(&a.collider, &a.pose, &b.collider, &b.pose).value);
-            let at = (a.placement, b.placement);
-            if !seated {
-                self.classified.insert((i, j), PairClass { at, seated, depth: 0.0, radius: eb });
-                continue;
-            }
-            // Its depth, and the radius its contacts are read within: εb, or beyond the depth
-            // when it interferes deeper (the readings must see its deepest features, §3).
-            // Deeper than 20 εb (a modelling error more than a fit) is not followed.
-            let cap = (20.0 * eb).min(0.25 * a.sphere.1.min(b.sphere.1)).max(eb);
-            let mut radius = eb;
-            let depth = loop {
-                if radius == eb {
-                    // The contacts just read at εb, signed and turned outward.
-                    self.seat(i, j, &mut contacts, first);
-                } else {
-                    contacts.truncate(first);
-                    self.pair_contacts(i, j, radius, true, &mut contacts, (None, &mut None), report);
+                let near = contacts[first..].iter().any(|c| c.distance < er);
+                let seated = !after_move
+                    && !self.settings.strict
+                    && (near || intersects(&a.collider, &a.pose, &b.collider, &b.pose).value);
+                let at = (a.placement, b.placement);
+                if !seated {
+                    self.classified.insert((i, j), PairClass { at, seated, depth: 0.0, radius: eb });
+                    continue;
                 }
-                let depth = penetration(&contacts[first..], eb);
-                if depth + 0.5 * eb <= radius || radius >= cap {
-                    break depth;
-                }
-                radius = (4.0 * radius).max(depth + eb).min(cap);
-            };
-            self.classified.insert((i, j), PairClass { at, seated, depth, radius });
+                // Its depth, and the radius its contacts are read within: εb, or beyond the depth
+                // when it interferes deeper (the readings must see its deepest features, §3).
+                // Deeper than 20 εb (a modelling error more than a fit) is not followed.
+                let cap = (20.0 * eb).min(0.25 * a.sphere.1.min(b.sphere.1)).max(eb);
+                let mut radius = eb;
+                let depth = loop {
+                    if radius == eb {
+                        // The contacts just read at εb, signed and turned outward.
+                        self.seat(i, j, &mut contacts, first);
+                    } else {
+                        contacts.truncate(first);
+                        self.pair_contacts(i, j, radius, true, &mut contacts, (None, &mut None), report);
+                    }
+                    let depth = penetration(&contacts[first..], eb);
+                    if depth + 0.5 * eb <= radius || radius >= cap {
+                        break depth;
+                    }
+                    radius = (4.0 * radius).max(depth + eb).min(cap);
+                };
+                self.classified.insert((i, j), PairClass { at, seated, depth, radius });
+            }
+            true
+        };
+        if !finished {
+            self.refreshing = Some(Refreshing { movers: movers.to_vec(), pairs, next, contacts, reading });
+            return false;
         }
         self.contacts = contacts;
         self.focus = movers.to_vec();
@@ -1510,17 +1517,9 @@ impl World {
             // a move the budget cuts into many frames is still one sub-step of the drag's
             // chain (§4).
             let t = plan.at + 0.95 * (free_until - plan.at);
-            for &b in moving {
-                self.put(b, path_of(b).pose_at(t).normalized());
-            }
-            let overlap = self.movers_overlap(pairs, seated, moving);
-            self.refresh_after_move(movers, report);
-            if overlap || self.too_deep(moving, report) {
+            let pose_at = |b: BodyId| path_of(b).pose_at(t).normalized();
+            if !self.place_or_undo((movers, moving), &previous, pose_at, Some((pairs, seated)), report) {
                 // As a whole move undone (below): the sub-step got nowhere, a shorter one next.
-                for &(b, p) in &previous {
-                    self.put(b, p);
-                }
-                self.refresh_after_move(movers, report);
                 return Moved::Blocked { time: 0.0, linearisation: true };
             }
             record(report, t);
@@ -1535,15 +1534,10 @@ impl World {
         }
         let Some((k, hit)) = first else {
             report.ccd_time += clock.elapsed();
-            for &b in moving {
-                self.put(b, motion_of(b).to.normalized());
-            }
-            self.refresh_after_move(movers, report);
-            if self.too_deep(moving, report) {
-                for &(b, p) in &previous {
-                    self.put(b, p);
-                }
-                self.refresh_after_move(movers, report);
+            // At the motions' ends, each body's own screw agrees with the relative screws that
+            // were checked, so two movers cannot overlap there (§4).
+            let end = |b: BodyId| motion_of(b).to.normalized();
+            if !self.place_or_undo((movers, moving), &previous, end, None, report) {
                 return Moved::Blocked { time: 0.0, linearisation: true };
             }
             record(report, 1.0);
@@ -1602,17 +1596,8 @@ impl World {
         };
         report.ccd_time += clock.elapsed();
         if t_b > plan.at {
-            for &b in moving {
-                self.put(b, path_of(b).pose_at(t_b).normalized());
-            }
-            let overlap = self.movers_overlap(pairs, seated, moving);
-            self.refresh_after_move(movers, report);
-            if overlap || self.too_deep(moving, report) {
-                for &(b, p) in &previous {
-                    self.put(b, p);
-                }
-                self.refresh_after_move(movers, report);
-            } else {
+            let pose_at = |b: BodyId| path_of(b).pose_at(t_b).normalized();
+            if self.place_or_undo((movers, moving), &previous, pose_at, Some((pairs, seated)), report) {
                 record(report, t_b);
             }
         }
@@ -1639,6 +1624,33 @@ impl World {
         // How far the whole sub-step got, its earlier pieces included.
         let moved = previous.iter().any(|&(b, p)| self.bodies[b].pose != p);
         Moved::Blocked { time: if moved { t_b } else { plan.at }, linearisation: d_start <= s.breaking }
+    }
+
+    /// Puts the moving bodies where `pose_of` says and refreshes the movers' contacts. It
+    /// undoes that (puts them back at `previous`, refreshes again) when a contact got too deep
+    /// or, with `overlap` (the pairs and which are seated), two movers overlap (§4). Returns
+    /// whether the move was kept.
+    fn place_or_undo(
+        &mut self,
+        (movers, moving): (&[BodyId], &[BodyId]),
+        previous: &[(BodyId, Pose)],
+        pose_of: impl Fn(BodyId) -> Pose,
+        overlap: Option<(&[(BodyId, BodyId)], &[bool])>,
+        report: &mut StepReport,
+    ) -> bool {
+        for &b in moving {
+            self.put(b, pose_of(b));
+        }
+        let overlap = overlap.is_some_and(|(pairs, seated)| self.movers_overlap(pairs, seated, moving));
+        self.refresh_after_move(movers, report);
+        if !overlap && !self.too_deep(moving, report) {
+            return true;
+        }
+        for &(b, p) in previous {
+            self.put(b, p);
+        }
+        self.refresh_after_move(movers, report);
+        false
     }
 
     /// Whether two bodies that moved together overlap, each placed along its own screw, which
