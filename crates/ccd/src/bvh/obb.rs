@@ -7,7 +7,7 @@ use glam::DVec3;
 use std::ops::{Mul, Sub};
 
 /// An oriented box: `center + Σ x_i axes[i]` with `|x_i| ≤ half[i]`; `axes` orthonormal.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Zeroable)]
 pub struct Obb {
     pub center: DVec3,
     pub axes: [DVec3; 3],

@@ -11,7 +11,7 @@ const GROW: f64 = 1e-9;
 /// A tree node. Internal nodes have their left child right after them and `first` pointing
 /// to the right child; leaves hold `count > 0` triangles from `first` in the tree's triangle
 /// list.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, bytemuck::Zeroable)]
 pub struct Node {
     pub obb: Obb,
     first: u32,
@@ -71,8 +71,11 @@ impl ObbTree {
             leaf_size: leaf_size.max(1),
         };
         let sums = Sums::of(&fitter.prepared, &triangles);
-        let mut nodes = Vec::with_capacity(2 * triangles.len().div_ceil(fitter.leaf_size));
-        let depth = fitter.subtree(&mut triangles, 0, sums, threads, &mut nodes);
+        // Zeroed by the allocator: its pages are touched first by the thread that writes
+        // them, on all cores at once.
+        let mut nodes: Vec<Node> = bytemuck::zeroed_vec((2 * triangles.len()).max(2) - 1);
+        let (count, depth) = fitter.subtree(&mut triangles, 0, sums, threads, (&mut nodes, 0));
+        nodes.truncate(count);
         ObbTree { nodes, triangles, depth }
     }
 
@@ -295,63 +298,76 @@ impl Fitter<'_> {
         obb
     }
 
-    /// Appends to `nodes` the subtree over `triangles` (the tree's triangle list from
-    /// `offset` on, whose sums are `sums`), in the tree's order; returns its depth. A large
-    /// subtree's right half is built on another thread, then appended after the left half.
+    /// Writes into `out` the subtree over `triangles` (the tree's triangle list from `offset`
+    /// on, whose sums are `sums`), in the tree's order, its root at `out[0]`, whose index in
+    /// the tree is `base`; returns how many nodes it wrote and its depth. `out` holds at least
+    /// `2 · triangles.len() − 1` nodes, as many as a subtree can have (every split has two
+    /// non-empty halves). A large subtree's two halves are built on two threads, each into
+    /// its own part of `out`: no half is built apart and copied (docs/continuous-obb.md §1).
     fn subtree(
         &self,
         triangles: &mut [u32],
         offset: usize,
         sums: Sums,
         threads: usize,
-        nodes: &mut Vec<Node>,
-    ) -> usize {
+        (out, base): (&mut [Node], u32),
+    ) -> (usize, usize) {
         let mut scratch = Vec::with_capacity(triangles.len());
         if threads > 1 && triangles.len() >= PARALLEL_TRIANGLES {
             let (obb, split) = self.fit(triangles, &sums, &mut scratch);
             let Some((mid, left_sums, right_sums)) = split else {
-                nodes.push(Node { obb, first: offset as u32, count: triangles.len() as u32 });
-                return 1;
+                out[0] = Node { obb, first: offset as u32, count: triangles.len() as u32 };
+                return (1, 1);
             };
             drop(scratch);
-            let root = nodes.len();
-            nodes.push(Node { obb, first: NONE, count: 0 });
+            // The right half starts where the left half would end if it had every node it
+            // can have, which it has with one-triangle leaves.
+            let right_at = 2 * mid;
             let (left, right) = triangles.split_at_mut(mid);
-            let (l_depth, (r, r_depth)) = std::thread::scope(|s| {
+            let (head, rest) = out.split_at_mut(right_at);
+            let ((l_count, l_depth), (r_count, r_depth)) = std::thread::scope(|s| {
                 let r = s.spawn(|| {
-                    let mut r = Vec::with_capacity(2 * right.len().div_ceil(self.leaf_size));
-                    let depth = self.subtree(right, offset + mid, right_sums, threads / 2, &mut r);
-                    (r, depth)
+                    let at = (rest, base + right_at as u32);
+                    self.subtree(right, offset + mid, right_sums, threads / 2, at)
                 });
-                let l_depth = self.subtree(left, offset, left_sums, threads - threads / 2, nodes);
-                (l_depth, r.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                let l = self.subtree(left, offset, left_sums, threads - threads / 2, (&mut head[1..], base + 1));
+                (l, r.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
             });
-            // Internal nodes name their right child by index; leaves' triangle ranges are
-            // already the tree's.
-            let base = nodes.len() as u32;
-            nodes[root].first = base;
-            nodes.extend(r.iter().map(|n| if n.is_leaf() { *n } else { Node { first: n.first + base, ..*n } }));
-            return 1 + l_depth.max(r_depth);
+            // With larger leaves the left half may have fewer nodes: close the gap, and
+            // renumber the right half's internal nodes, which name their right child by
+            // index (leaves' triangle ranges are already the tree's).
+            let gap = right_at - 1 - l_count;
+            if gap > 0 {
+                out.copy_within(right_at..right_at + r_count, 1 + l_count);
+                for n in &mut out[1 + l_count..1 + l_count + r_count] {
+                    if !n.is_leaf() {
+                        n.first -= gap as u32;
+                    }
+                }
+            }
+            out[0] = Node { obb, first: base + 1 + l_count as u32, count: 0 };
+            return (1 + l_count + r_count, 1 + l_depth.max(r_depth));
         }
-        let mut depth = 0;
+        let (mut depth, mut written) = (0, 0);
         // (start, end, their sums, parent whose right child this is, depth)
-        let mut work: Vec<(usize, usize, Sums, u32, usize)> = vec![(0, triangles.len(), sums, NONE, 1)];
+        let mut work: Vec<(usize, usize, Sums, usize, usize)> = vec![(0, triangles.len(), sums, usize::MAX, 1)];
         while let Some((start, end, sums, parent, level)) = work.pop() {
             depth = depth.max(level);
-            let index = nodes.len() as u32;
-            if parent != NONE {
-                nodes[parent as usize].first = index;
+            let index = written;
+            if parent != usize::MAX {
+                out[parent].first = base + index as u32;
             }
             let (obb, split) = self.fit(&mut triangles[start..end], &sums, &mut scratch);
+            written += 1;
             let Some((mid, left, right)) = split else {
-                nodes.push(Node { obb, first: (offset + start) as u32, count: (end - start) as u32 });
+                out[index] = Node { obb, first: (offset + start) as u32, count: (end - start) as u32 };
                 continue;
             };
-            nodes.push(Node { obb, first: NONE, count: 0 });
+            out[index] = Node { obb, first: NONE, count: 0 };
             work.push((start + mid, end, right, index, level + 1));
-            work.push((start, start + mid, left, NONE, level + 1));
+            work.push((start, start + mid, left, usize::MAX, level + 1));
         }
-        depth
+        (written, depth)
     }
 }
 
