@@ -2,7 +2,8 @@
 //! whether it is still catching up with its target); the selected part's minimum distance
 //! (during a drag the smallest contact distance; otherwise the status task's answer, "…"
 //! while it runs), what it interferes with (red) and what it is in contact with from the
-//! start (violet); recording; unsaved changes.
+//! start (violet), and when a drag is held because it would deepen such an interference;
+//! recording; unsaved changes.
 
 use super::View;
 use bevy_egui::egui;
@@ -25,6 +26,14 @@ pub(super) fn status_bar(ui: &mut egui::Ui, view: &View, selected: Option<usize>
             }
             if view.step.busy() {
                 ui.label("(catching up)");
+            }
+            // Without this the part just stays put, and nothing says why (found on the
+            // gear differential, whose spiders start 1-2 mm inside the side gears).
+            if r.deepening_undone > 0 && r.moves.is_empty() {
+                ui.colored_label(VIOLET, "held: the move would deepen an interference from the start").on_hover_text(
+                    "Parts that interfere when a drag starts may come apart or slide, never \
+                     deeper (docs/contact-from-start.md).",
+                );
             }
         }
         ui.separator();
