@@ -112,7 +112,7 @@ impl ObbTree {
 
 /// One triangle as splitting needs it, about the reference point: area, centroid and second
 /// moment `∫ x xᵀ dA` (xx, xy, xz, yy, yz, zz).
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Default, bytemuck::Zeroable)]
 struct Prepared {
     area: f64,
     centroid: DVec3,
@@ -137,8 +137,9 @@ fn prepare(mesh: &Mesh, reference: DVec3, threads: usize) -> Vec<Prepared> {
     if threads <= 1 || (n as usize) < PARALLEL_TRIANGLES {
         return (0..n).map(one).collect();
     }
-    // Written in place, a chunk per thread.
-    let mut all = vec![Prepared::default(); n as usize];
+    // Written in place, a chunk per thread, into zeroed pages that each thread touches
+    // first (a filled vector would be written twice, the first time on one thread).
+    let mut all: Vec<Prepared> = bytemuck::zeroed_vec(n as usize);
     let chunk = (n as usize).div_ceil(threads);
     std::thread::scope(|s| {
         for (k, part) in all.chunks_mut(chunk).enumerate() {
