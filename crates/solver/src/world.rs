@@ -1635,7 +1635,7 @@ impl World {
         (movers, moving): (&[BodyId], &[BodyId]),
         previous: &[(BodyId, Pose)],
         pose_of: impl Fn(BodyId) -> Pose,
-        overlap: Option<(&[(BodyId, BodyId)], &[bool])>,
+        overlap: Option<PairsSeated>,
         report: &mut StepReport,
     ) -> bool {
         for &b in moving {
@@ -1840,6 +1840,9 @@ fn nearest(contacts: &[ContactPoint], band: f64) -> HashMap<Feature, (f64, f64)>
     }
     nearest
 }
+
+/// A sub-step's body pairs and which of them are in contact from the start.
+type PairsSeated<'a> = (&'a [(BodyId, BodyId)], &'a [bool]);
 
 /// A feature of a pair in contact from the start (`inside_feature`).
 type Feature = (BodyId, BodyId, u8, u32, u32);
