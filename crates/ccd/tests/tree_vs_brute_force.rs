@@ -118,6 +118,78 @@ proptest! {
     }
 }
 
+/// The nearest point of mesh `m` (at `pose`) to `x`: its distance, by brute force over every
+/// non-degenerate triangle.
+fn point_mesh_distance(x: DVec3, m: &Mesh, pose: &Pose) -> f64 {
+    let q = pose.inverse().transform_point(x);
+    (0..m.triangles().len() as u32)
+        .filter(|&t| !m.is_degenerate(t))
+        .map(|t| {
+            let [a, b, c] = m.triangle_points(t);
+            (closest_point_on_triangle(q, a, b, c) - q).length()
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// Proximity reads every vertex's nearest point: a vertex of either mesh nearer the other
+    /// mesh than the query distance has a reported pair (a vertex and a face, an edge or a
+    /// vertex of the other mesh) at exactly that nearest distance. The solver takes a vertex's
+    /// nearest reading for its depth and its side (docs/contact-from-start.md §3).
+    ///
+    /// Fails today (a known gap, docs/queries.md §6): a vertex and an edge, or two vertices,
+    /// are found through edge/edge closest points and reported through the vertex's first
+    /// edge only, so a vertex whose first edge passes nearer the other edge elsewhere has no
+    /// reading there. Run it with `--ignored`.
+    #[test]
+    #[ignore = "known gap: proximity misses some vertex/edge and vertex/vertex readings (docs/queries.md §6)"]
+    fn proximity_reads_every_vertex_nearest_point(ma in arb_mesh(), mb in arb_mesh(), pa in arb_pose(2.0), pb in arb_pose(0.5), d in 0.05..1.0f64) {
+        let (a, b) = (Collider::new(ma.clone()), Collider::new(mb.clone()));
+        let pairs = proximity(&a, &pa, &b, &pb, d).value;
+        let used = |m: &Mesh| {
+            let mut used = vec![false; m.vertices().len()];
+            for t in 0..m.triangles().len() as u32 {
+                if !m.is_degenerate(t) {
+                    for v in m.triangle(t) {
+                        used[v as usize] = true;
+                    }
+                }
+            }
+            used
+        };
+        use mockup_ccd::ContactKind::*;
+        for (v, _) in used(&ma).iter().enumerate().filter(|(_, u)| **u) {
+            let truth = point_mesh_distance(pa.transform_point(ma.vertex(v as u32)), &mb, &pb);
+            if truth >= d * (1.0 - 1e-9) {
+                continue;
+            }
+            let read = pairs
+                .iter()
+                .filter(|p| matches!(p.kind, VertexFace | VertexEdge | VertexVertex) && p.feature_a == v as u32)
+                .map(|p| p.distance)
+                .fold(f64::INFINITY, f64::min);
+            prop_assert!((read - truth).abs() < 1e-9, "A's vertex {v}: nearest read {read}, true {truth}");
+        }
+        for (v, _) in used(&mb).iter().enumerate().filter(|(_, u)| **u) {
+            let truth = point_mesh_distance(pb.transform_point(mb.vertex(v as u32)), &ma, &pa);
+            if truth >= d * (1.0 - 1e-9) {
+                continue;
+            }
+            let read = pairs
+                .iter()
+                .filter(|p| {
+                    matches!(p.kind, FaceVertex | EdgeVertex) && p.feature_b == v as u32
+                        || p.kind == VertexVertex && p.feature_b == v as u32
+                })
+                .map(|p| p.distance)
+                .fold(f64::INFINITY, f64::min);
+            prop_assert!((read - truth).abs() < 1e-9, "B's vertex {v}: nearest read {read}, true {truth}");
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(1000))]
 
