@@ -898,6 +898,24 @@ impl World {
                 k += 1;
             }
         }
+        // A side read by a pseudonormal holds at the feature's nearest point only: a farther
+        // reading of the same feature (an edge or a vertex whose nearest point on it is not
+        // the feature's nearest on the surface) can read the other side. Each feature's
+        // readings take the side of its nearest (docs/contact-from-start.md §3).
+        let band = self.settings.breaking;
+        let sides: HashMap<Feature, (f64, f64)> = nearest(&contacts[first..], band);
+        for c in &mut contacts[first..] {
+            if !reads_depth(c, band) || c.separation == 0.0 {
+                continue;
+            }
+            if let Some(&(_, s)) = sides.get(&inside_feature(c))
+                && s != 0.0
+                && (s < 0.0) != (c.separation < 0.0)
+            {
+                c.separation = -c.separation;
+                c.normal = -c.normal;
+            }
+        }
     }
 
     /// Whether a pair in contact from the start among `moved`'s is deeper than it started

@@ -10,10 +10,13 @@ use std::ops::ControlFlow;
 
 /// Two features closer than the query distance, at their closest points (world coordinates).
 ///
-/// Only pairs whose closest points lie inside both features are reported: a vertex and the
-/// inside of a face (or its boundary), the insides of two edges, a vertex and the inside of
-/// an edge, or two vertices. So each local minimum of the distance appears once, not once
-/// per incident edge.
+/// Every vertex's nearest point on the other mesh is among the pairs when it is nearer than
+/// the query distance: a vertex and the inside of a face, the inside of an edge (the vertex
+/// in the edge's wedge, outside both faces' sides of it) or a vertex (the other vertex the
+/// nearest point of its edges); plus the insides of two edges, and, as before those direct
+/// tests, a vertex and an edge or two vertices at two edges' closest points, through the
+/// vertex's first edge. Each pair comes once. A vertex of B whose nearest point is a vertex
+/// of A is read as A's vertex's pair only (docs/queries.md §6).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ProximityPair {
     pub kind: ContactKind,
@@ -178,6 +181,37 @@ fn direction(from: DVec3, to: DVec3, fallback: DVec3) -> DVec3 {
     (to - from).try_normalize().unwrap_or(fallback)
 }
 
+/// The nearest point to `x` of edge `e` of `mesh` (its points mapped by `place`) when that
+/// point is inside the edge and the edge is nearer `x` than its faces are there: `x − p`
+/// points into no face's side of the edge (docs/queries.md §6).
+fn nearest_inside_edge(mesh: &Mesh, e: u32, x: DVec3, place: impl Fn(DVec3) -> DVec3) -> Option<DVec3> {
+    let [a, b] = mesh.edge_points(e).map(&place);
+    let ab = b - a;
+    let t = (x - a).dot(ab) / ab.length_squared();
+    if !(t > 0.0 && t < 1.0) {
+        return None;
+    }
+    let p = a + t * ab;
+    let [va, vb] = mesh.edge(e);
+    let into_a_face = mesh.edge_faces(e).iter().any(|&f| {
+        let Some(&w) = mesh.triangle(f).iter().find(|&&w| w != va && w != vb) else { return false };
+        let across = (place(mesh.vertex(w)) - a).reject_from(ab);
+        (x - p).dot(across) > 0.0
+    });
+    (!into_a_face).then_some(p)
+}
+
+/// Whether vertex `v` of `mesh` (its points mapped by `place`) is the nearest point of its
+/// edges to `x`: `x` lies at or behind `v` along each of them (docs/queries.md §6).
+fn nearest_at_vertex(mesh: &Mesh, v: u32, x: DVec3, place: impl Fn(DVec3) -> DVec3) -> bool {
+    let y = place(mesh.vertex(v));
+    mesh.vertex_edges(v).iter().all(|&e| {
+        let [p, q] = mesh.edge(e);
+        let z = place(mesh.vertex(if p == v { q } else { p }));
+        (x - y).dot(z - y) <= 0.0
+    })
+}
+
 #[allow(clippy::too_many_arguments)]
 fn leaf_pair(
     mesh_a: &Mesh,
@@ -231,6 +265,73 @@ fn leaf_pair(
             }
         }
     }
+    // A vertex and an edge or a vertex of the other mesh, each pair tested directly: found
+    // through edge/edge closest points, a vertex's reading was lost whenever the edge it was
+    // reported through passed nearer the other edge elsewhere (docs/queries.md §6).
+    for v in mesh_a.owned_vertices(ta) {
+        let x = to_b.transform_point(mesh_a.vertex(v));
+        for eb in mesh_b.owned_edges(tb) {
+            counters.vf_tests += 1;
+            if let Some(p) = nearest_inside_edge(mesh_b, eb, x, |e| e) {
+                let d = (x - p).length();
+                if d < distance {
+                    let normal = direction(p, x, n_b);
+                    out.push(ProximityPair {
+                        kind: ContactKind::VertexEdge,
+                        feature_a: v,
+                        feature_b: eb,
+                        point_a: x,
+                        point_b: p,
+                        distance: d,
+                        normal,
+                    });
+                }
+            }
+        }
+        for w in mesh_b.owned_vertices(tb) {
+            counters.vf_tests += 1;
+            let y = mesh_b.vertex(w);
+            let d = (x - y).length();
+            // Read for A's vertex: its side then comes from B's vertex (the solver reads a
+            // vertex pair for A's vertex only).
+            if d < distance && nearest_at_vertex(mesh_b, w, x, |p| p) {
+                out.push(ProximityPair {
+                    kind: ContactKind::VertexVertex,
+                    feature_a: v,
+                    feature_b: w,
+                    point_a: x,
+                    point_b: y,
+                    distance: d,
+                    normal: direction(y, x, n_b),
+                });
+            }
+        }
+    }
+    for ea in mesh_a.owned_edges(ta) {
+        for w in mesh_b.owned_vertices(tb) {
+            counters.fv_tests += 1;
+            let y = mesh_b.vertex(w);
+            if let Some(p) = nearest_inside_edge(mesh_a, ea, y, |p| to_b.transform_point(p)) {
+                let d = (y - p).length();
+                if d < distance {
+                    out.push(ProximityPair {
+                        kind: ContactKind::EdgeVertex,
+                        feature_a: ea,
+                        feature_b: w,
+                        point_a: p,
+                        point_b: y,
+                        distance: d,
+                        normal: direction(y, p, -n_a),
+                    });
+                }
+            }
+        }
+    }
+    // Two edges whose closest points are inside both; and, as before the direct tests, a
+    // vertex of one edge and the other edge (or two vertices) at the edges' closest points,
+    // through the vertex's first edge, when the direct tests above leave it out: such a pair
+    // is not the vertex's nearest reading, but the solver's rows have always included it
+    // (without it budgeted drags in the solver's tests stalled, docs/queries.md §6).
     for ea in mesh_a.owned_edges(ta) {
         let [va0, va1] = mesh_a.edge(ea);
         let (p, q) = (to_b.transform_point(mesh_a.vertex(va0)), to_b.transform_point(mesh_a.vertex(va1)));
@@ -255,13 +356,17 @@ fn leaf_pair(
                     let n = if n.dot(pa - pb) < 0.0 { -n } else { n };
                     (ContactKind::EdgeEdge, ea, eb, n)
                 }
-                (Some(v), None) if first_a(v) => {
+                (Some(v), None) if first_a(v) && nearest_inside_edge(mesh_b, eb, pa, |e| e).is_none() => {
                     (ContactKind::VertexEdge, v, eb, cross.try_normalize().unwrap_or(DVec3::Z))
                 }
-                (None, Some(v)) if first_b(v) => {
+                (None, Some(v))
+                    if first_b(v) && nearest_inside_edge(mesh_a, ea, pb, |x| to_b.transform_point(x)).is_none() =>
+                {
                     (ContactKind::EdgeVertex, ea, v, cross.try_normalize().unwrap_or(DVec3::Z))
                 }
-                (Some(x), Some(y)) if first_a(x) && first_b(y) => (ContactKind::VertexVertex, x, y, n_b),
+                (Some(x), Some(y)) if first_a(x) && first_b(y) && !nearest_at_vertex(mesh_b, y, pa, |e| e) => {
+                    (ContactKind::VertexVertex, x, y, n_b)
+                }
                 _ => continue,
             };
             let normal = if dist > 0.0 { direction(pb, pa, fallback) } else { fallback };
