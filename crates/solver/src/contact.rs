@@ -111,6 +111,10 @@ impl ContactPoint {
                 let n = to_world_j(side_j.vertex_normal(fj));
                 (d.dot(n) >= 0.0, n)
             }
+            ContactKind::VertexVertexForB => {
+                let n = to_world_i(side_i.vertex_normal(fi));
+                (-d.dot(n) >= 0.0, -n)
+            }
         };
         let sign = if outside { 1.0 } else { -1.0 };
         self.separation = sign * self.distance;
@@ -176,7 +180,7 @@ pub fn feature_pair(
             let (_, _, x, _) = closest_points_segments(p, q, y, y);
             (x, y)
         }
-        ContactKind::VertexVertex => (va(fa), vb(fb)),
+        ContactKind::VertexVertex | ContactKind::VertexVertexForB => (va(fa), vb(fb)),
     };
     let d = pi - pj;
     let distance = d.length();

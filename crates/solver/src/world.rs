@@ -1740,7 +1740,7 @@ impl World {
                 ContactKind::VertexEdge | ContactKind::EdgeVertex | ContactKind::EdgeEdge => {
                     sides.place_on_edge(feature, local, tol)
                 }
-                ContactKind::VertexVertex => Place::Vertex(feature),
+                ContactKind::VertexVertex | ContactKind::VertexVertexForB => Place::Vertex(feature),
             };
             let w_local = b.pose.inverse().transform_vector(w);
             let side = sides.side(place, w_local);
@@ -1757,7 +1757,9 @@ impl World {
             ContactKind::VertexFace | ContactKind::VertexEdge | ContactKind::VertexVertex => {
                 look(c.body_j, c.feature_j, c.point_j, w, true)
             }
-            ContactKind::FaceVertex | ContactKind::EdgeVertex => look(c.body_i, c.feature_i, c.point_i, -w, false),
+            ContactKind::FaceVertex | ContactKind::EdgeVertex | ContactKind::VertexVertexForB => {
+                look(c.body_i, c.feature_i, c.point_i, -w, false)
+            }
             ContactKind::EdgeEdge => {
                 let from_j = look(c.body_j, c.feature_j, c.point_j, w, true);
                 let from_i = look(c.body_i, c.feature_i, c.point_i, -w, false);
@@ -1866,12 +1868,12 @@ type PairsSeated<'a> = (&'a [(BodyId, BodyId)], &'a [bool]);
 type Feature = (BodyId, BodyId, u8, u32, u32);
 
 /// The feature a contact of a pair in contact from the start reads the depth of, with the
-/// pair: i's vertex (VF, VE, VV), j's vertex (FV, EV), or for EE the two edges' crossing
+/// pair: i's vertex (VF, VE, VV), j's vertex (FV, EV, VV read for B), or for EE the two edges' crossing
 /// (each EE contact reads its own place along the edges).
 fn inside_feature(c: &ContactPoint) -> Feature {
     let (kind, feature, other) = match c.kind {
         ContactKind::VertexFace | ContactKind::VertexEdge | ContactKind::VertexVertex => (0, c.feature_i, 0),
-        ContactKind::FaceVertex | ContactKind::EdgeVertex => (1, c.feature_j, 0),
+        ContactKind::FaceVertex | ContactKind::EdgeVertex | ContactKind::VertexVertexForB => (1, c.feature_j, 0),
         ContactKind::EdgeEdge => (2, c.feature_i, c.feature_j),
     };
     (c.body_i, c.body_j, kind, feature, other)

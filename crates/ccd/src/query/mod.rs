@@ -95,8 +95,12 @@ pub enum ContactKind {
     VertexEdge,
     /// Only from proximity: inside of an edge of A nearest to a vertex of B.
     EdgeVertex,
-    /// Only from proximity.
+    /// A vertex of A and a vertex of B. From proximity: read for A's vertex, B's vertex being
+    /// its nearest point on B.
     VertexVertex,
+    /// Only from proximity: the same, read for B's vertex: A's vertex is its nearest point on
+    /// A (docs/queries.md §6).
+    VertexVertexForB,
 }
 
 impl ContactKind {
@@ -109,6 +113,7 @@ impl ContactKind {
             ContactKind::VertexEdge => "vertex_edge",
             ContactKind::EdgeVertex => "edge_vertex",
             ContactKind::VertexVertex => "vertex_vertex",
+            ContactKind::VertexVertexForB => "vertex_vertex_for_b",
         }
     }
 }

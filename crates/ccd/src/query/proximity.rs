@@ -15,8 +15,8 @@ use std::ops::ControlFlow;
 /// in the edge's wedge, outside both faces' sides of it) or a vertex (the other vertex the
 /// nearest point of its edges); plus the insides of two edges, and, as before those direct
 /// tests, a vertex and an edge or two vertices at two edges' closest points, through the
-/// vertex's first edge. Each pair comes once. A vertex of B whose nearest point is a vertex
-/// of A is read as A's vertex's pair only (docs/queries.md §6).
+/// vertex's first edge. Each pair comes once, except two vertices that are each other's
+/// nearest point: they come as a pair read for each (docs/queries.md §6).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ProximityPair {
     pub kind: ContactKind,
@@ -292,18 +292,27 @@ fn leaf_pair(
             counters.vf_tests += 1;
             let y = mesh_b.vertex(w);
             let d = (x - y).length();
-            // Read for A's vertex: its side then comes from B's vertex (the solver reads a
-            // vertex pair for A's vertex only).
-            if d < distance && nearest_at_vertex(mesh_b, w, x, |p| p) {
-                out.push(ProximityPair {
-                    kind: ContactKind::VertexVertex,
-                    feature_a: v,
-                    feature_b: w,
-                    point_a: x,
-                    point_b: y,
-                    distance: d,
-                    normal: direction(y, x, n_b),
-                });
+            if d >= distance {
+                continue;
+            }
+            // Read for A's vertex when B's vertex is its nearest point (its side then comes
+            // from B's vertex), for B's vertex when A's is its nearest point, or both. Two
+            // coincident vertices are each other's nearest point and touch; B's vertex reads
+            // 0 against A's faces there too, so a second reading would only add a row.
+            let for_a = nearest_at_vertex(mesh_b, w, x, |p| p);
+            let for_b = d > 0.0 && nearest_at_vertex(mesh_a, v, y, |p| to_b.transform_point(p));
+            for (read, kind) in [(for_a, ContactKind::VertexVertex), (for_b, ContactKind::VertexVertexForB)] {
+                if read {
+                    out.push(ProximityPair {
+                        kind,
+                        feature_a: v,
+                        feature_b: w,
+                        point_a: x,
+                        point_b: y,
+                        distance: d,
+                        normal: direction(y, x, n_b),
+                    });
+                }
             }
         }
     }
