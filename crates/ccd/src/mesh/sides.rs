@@ -7,6 +7,10 @@ use glam::DVec3;
 /// A unit direction whose cosine with a face's normal is below this runs along the face.
 const IN_PLANE: f64 = 1e-9;
 
+/// Two faces whose outward normals are nearer opposite than this (`n₁·n₂` below it, about 8°)
+/// fold the surface at their edge: the side there is unknown (docs/contact-from-start.md §2).
+const FOLD: f64 = -0.99;
+
 /// Where on a surface a point lies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Place {
@@ -106,6 +110,16 @@ impl<'a> Sides<'a> {
         sum.normalize_or_zero()
     }
 
+    /// Whether the surface folds back at an edge: its two faces' outward normals are within
+    /// about 8° of opposite, so their sum's direction, the side there, is not to be trusted
+    /// (a sliver laid over its neighbour; docs/contact-from-start.md §2).
+    pub fn is_fold(&self, e: u32) -> bool {
+        match *self.mesh.edge_faces(e) {
+            [f1, f2] => self.face_normal(f1).dot(self.face_normal(f2)) < FOLD,
+            _ => false,
+        }
+    }
+
     /// Whether an edge only splits a flat polygon: exactly two faces, in one plane, wound
     /// alike. Crossing it is moving within a face, not meeting an edge.
     pub fn is_flat(&self, e: u32) -> bool {
@@ -192,13 +206,13 @@ impl<'a> Sides<'a> {
     /// The pseudonormal of the surface nearest `p + εw` (p at `place`, ε → 0⁺, `w` unit): the
     /// normal of the face, edge or vertex of `place`'s neighbourhood that is nearest. Its half
     /// space is outside the solid near `p` when `place` is convex there. `None` at
-    /// non-manifold places.
+    /// non-manifold places and folds.
     pub fn nearest_normal(&self, place: Place, w: DVec3) -> Option<DVec3> {
         match place {
             Place::Face(t) => Some(self.face_normal(t)),
             Place::Edge(e) => {
                 let faces = self.mesh.edge_faces(e);
-                if faces.len() > 2 || faces.is_empty() {
+                if faces.len() > 2 || faces.is_empty() || self.is_fold(e) {
                     return None;
                 }
                 let [a, b] = self.mesh.edge_points(e);
@@ -224,7 +238,8 @@ impl<'a> Sides<'a> {
             }
             Place::Vertex(v) => {
                 let p = self.mesh.vertex(v);
-                let mut best = (1.0, self.vertex_normal(v));
+                // The nearest place's normal; `None` when that is a fold edge.
+                let mut best = (1.0, Some(self.vertex_normal(v)));
                 for &e in self.mesh.vertex_edges(v) {
                     if self.mesh.edge_faces(e).len() > 2 {
                         return None;
@@ -235,7 +250,7 @@ impl<'a> Sides<'a> {
                     if w.dot(along) > 0.0 {
                         let off = (w - w.dot(along) * along).length();
                         if off < best.0 {
-                            best = (off, self.edge_normal(e));
+                            best = (off, (!self.is_fold(e)).then(|| self.edge_normal(e)));
                         }
                     }
                 }
@@ -247,11 +262,11 @@ impl<'a> Sides<'a> {
                     if a.cross(on).dot(raw) >= 0.0 && on.cross(b).dot(raw) >= 0.0 {
                         let off = w.dot(raw.normalize()).abs();
                         if off <= best.0 {
-                            best = (off, self.face_normal(f));
+                            best = (off, Some(self.face_normal(f)));
                         }
                     }
                 }
-                Some(best.1)
+                best.1
             }
         }
     }
