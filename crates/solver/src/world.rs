@@ -731,6 +731,8 @@ impl World {
             }
         };
         let began = next;
+        let work =
+            |r: &StepReport| r.counters.bv_tests + r.counters.vf_tests + r.counters.fv_tests + r.counters.ee_tests;
         // Whether every pair was read; an unfinished rebuild is kept for the next call.
         let finished = 'read: {
             while next < pairs.len() {
@@ -741,9 +743,6 @@ impl World {
                 let known = self.class(i, j);
                 let within = known.map_or(eb, |c| c.radius);
                 let seated = known.is_some_and(|c| c.seated);
-                let work = |r: &StepReport| {
-                    r.counters.bv_tests + r.counters.vf_tests + r.counters.fv_tests + r.counters.ee_tests
-                };
                 let before = work(report);
                 let Some(first) =
                     self.pair_contacts(i, j, within, seated, &mut contacts, (budget, &mut reading), report)
