@@ -100,9 +100,9 @@ fn inside(mesh: &mockup_ccd::Mesh, pose: &Pose, p: DVec3) -> bool {
 }
 
 /// A spider gear placed at random near its URDF placement against a side gear (teeth in and
-/// out of each other by up to 2 mm), contacts read within 20 εb: each vertex's nearest
-/// seated contact is at its true distance (brute force over the other's triangles) and reads
-/// inside exactly when the winding number puts the vertex inside.
+/// out of each other by up to 2 mm), contacts read within 20 εb: for each vertex with a
+/// reading, its nearest seated contact is at its true distance (brute force over the other's
+/// triangles) and reads inside exactly when the winding number puts the vertex inside.
 /// The gears' STL has edges where a sliver folds back over its neighbour; read through such
 /// an edge, spider vertices read up to 0.9 mm inside where they were outside, until a fold's
 /// side became unknown (docs/contact-from-start.md §2).
@@ -166,7 +166,7 @@ fn each_gear_vertex_nearest_contact_reads_its_side() {
                     continue;
                 }
                 let nearest = contacts.iter().filter(|c| reads(c, v)).min_by(|p, q| p.distance.total_cmp(&q.distance));
-                let c = nearest.unwrap_or_else(|| panic!("case {case}: vertex {v} (spider: {of_i}) has no reading"));
+                let c = nearest.expect("kept for having a reading");
                 assert!(
                     (c.distance - truth).abs() < 1e-9,
                     "case {case}: vertex {v} read at {}, true {truth}",

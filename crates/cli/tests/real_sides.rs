@@ -24,8 +24,8 @@ fn winding(mesh: &Mesh, pose: &Pose, p: DVec3) -> f64 {
     w / (4.0 * std::f64::consts::PI)
 }
 
-/// The file's mesh scaled into a unit box about the origin, if it is closed and consistently
-/// wound (the winding number needs a closed surface).
+/// The file's mesh scaled into a unit box about the origin; it must be closed and
+/// consistently wound (the winding number needs a closed surface).
 fn unit_closed(root: &Path, file: &str) -> Mesh {
     let (m, _) = mockup_scene::mesh_file::load_merged(&root.join(file)).unwrap();
     let (lo, hi) = m.bounds();

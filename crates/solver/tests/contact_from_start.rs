@@ -5,7 +5,7 @@ mod common;
 
 use common::Rng;
 use glam::{DQuat, DVec3};
-use mockup_ccd::{Collider, Mesh, MeshBuilder, Pose};
+use mockup_ccd::{Collider, ContactKind, Mesh, MeshBuilder, Pose};
 use mockup_solver::{BodyId, SolverSettings, World};
 use std::sync::Arc;
 
@@ -510,12 +510,66 @@ fn a_pair_the_solver_brings_near_is_not_in_contact_from_the_start() {
     }
 }
 
+/// A cube of side `2h` about the origin with one corner cube of side `h` cut away: seven
+/// voxels' outer faces. The notch's inner corner, where three reflex edges meet, is the
+/// nearest surface point of points inside the solid diagonally below it, which no convex
+/// shape has.
+fn notched_cube(h: f64) -> Mesh {
+    let solid = |v: [i32; 3]| v.iter().all(|&c| (0..2).contains(&c)) && v != [1, 1, 1];
+    let mut vertices: Vec<DVec3> = Vec::new();
+    let mut index = std::collections::HashMap::new();
+    let mut corner = |p: [i32; 3]| -> u32 {
+        *index.entry(p).or_insert_with(|| {
+            vertices.push(DVec3::new(p[0] as f64 - 1.0, p[1] as f64 - 1.0, p[2] as f64 - 1.0) * h);
+            vertices.len() as u32 - 1
+        })
+    };
+    let mut triangles = Vec::new();
+    for x in 0..2 {
+        for y in 0..2 {
+            for z in 0..2 {
+                let v = [x, y, z];
+                if !solid(v) {
+                    continue;
+                }
+                for a in 0..3 {
+                    for dir in [-1, 1] {
+                        let mut n = v;
+                        n[a] += dir;
+                        if solid(n) {
+                            continue;
+                        }
+                        // The face's corners in the (b, c) plane, counter-clockwise about +a.
+                        let (b, c) = ((a + 1) % 3, (a + 2) % 3);
+                        let at = |db: i32, dc: i32| {
+                            let mut p = v;
+                            p[a] += i32::from(dir > 0);
+                            p[b] += db;
+                            p[c] += dc;
+                            p
+                        };
+                        let mut quad = [at(0, 0), at(1, 0), at(1, 1), at(0, 1)].map(&mut corner);
+                        if dir < 0 {
+                            quad.reverse();
+                        }
+                        triangles.push([quad[0], quad[1], quad[2]]);
+                        triangles.push([quad[0], quad[2], quad[3]]);
+                    }
+                }
+            }
+        }
+    }
+    Mesh::new(vertices, triangles).unwrap()
+}
+
 /// Each vertex's nearest seated contact tells its side as brute force does (winding numbers):
-/// a box and an octagonal prism at random poses, overlapping or near, read within 0.3. For
-/// every vertex of either part nearer the other's surface than that, the contact of least
-/// distance among those that read it (VF, VE, VV for the first part's vertices; FV, EV, VV
-/// read for B for the second's) is at the true distance and is negative exactly when the
-/// vertex is inside the other part (docs/contact-from-start.md §3).
+/// a box, an octagonal prism and a notched cube at random poses, overlapping or near, read
+/// within 0.3. For every vertex of either part nearer the other's surface than that, the
+/// contact of least distance among those that read it (VF, VE, VV for the first part's
+/// vertices; FV, EV, VV read for B for the second's) is at the true distance and is negative
+/// exactly when the vertex is inside the other part (docs/contact-from-start.md §3). The
+/// notch's inner corner makes vertex/vertex readings of both kinds read inside, which the
+/// test requires to happen.
 #[test]
 fn each_vertex_nearest_seated_contact_reads_its_side() {
     use mockup_ccd::ContactKind::*;
@@ -525,10 +579,17 @@ fn each_vertex_nearest_seated_contact_reads_its_side() {
     let shapes = [
         MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::new(0.3, 0.2, 0.15)).build().unwrap(),
         MeshBuilder::new().cylinder(Pose::IDENTITY, 0.2, 0.4, 8, 1).build().unwrap(),
+        notched_cube(0.2),
     ];
+    let notched = &shapes[2];
+    assert!(Orientation::of(notched).consistent && Orientation::of(notched).sign > 0.0);
+    assert!(
+        inside(notched, &Pose::IDENTITY, DVec3::splat(-0.1)) && !inside(notched, &Pose::IDENTITY, DVec3::splat(0.1))
+    );
     let (radius, mut checked, mut vertex_pairs_for_b) = (0.3, 0, 0);
-    for case in 0..400 {
-        let (a, b) = (&shapes[case % 2], &shapes[(case / 2) % 2]);
+    let mut inside_by_kind: std::collections::HashMap<ContactKind, usize> = Default::default();
+    for case in 0..900 {
+        let (a, b) = (&shapes[case % 3], &shapes[(case / 3) % 3]);
         let pa = Pose::new(rng.rotation(3.0), DVec3::ZERO);
         let pb = Pose::new(rng.rotation(3.0), rng.vec() * 0.5);
         let (ca, cb) = (Collider::new(a.clone()), Collider::new(b.clone()));
@@ -566,9 +627,18 @@ fn each_vertex_nearest_seated_contact_reads_its_side() {
                 let is_inside = inside(other, other_pose, x);
                 assert_eq!(c.separation < 0.0, is_inside, "case {case}: vertex {v} (first part: {of_i}), {c:?}");
                 checked += 1;
+                if is_inside {
+                    *inside_by_kind.entry(c.kind).or_default() += 1;
+                }
             }
         }
     }
-    eprintln!("{checked} vertices checked, {vertex_pairs_for_b} vertex pairs read for B");
+    eprintln!("{checked} vertices checked, {vertex_pairs_for_b} vertex pairs read for B, inside: {inside_by_kind:?}");
     assert!(checked > 1000 && vertex_pairs_for_b > 20, "{checked} vertices, {vertex_pairs_for_b} read for B");
+    for kind in [VertexVertex, VertexVertexForB] {
+        assert!(
+            inside_by_kind.get(&kind).is_some_and(|&n| n > 0),
+            "no {kind:?} reading read inside: {inside_by_kind:?}"
+        );
+    }
 }

@@ -9,7 +9,7 @@ const IN_PLANE: f64 = 1e-9;
 
 /// Two faces whose outward normals are nearer opposite than this (`n₁·n₂` below it, about 8°)
 /// fold the surface at their edge: the side there is unknown (docs/contact-from-start.md §2).
-const FOLD: f64 = -0.99;
+const FOLD_COSINE: f64 = -0.99;
 
 /// Where on a surface a point lies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,7 +26,7 @@ pub enum Side {
     /// Along the surface, within rounding.
     Along,
     Inside,
-    /// At a non-manifold edge or vertex.
+    /// At a non-manifold edge or vertex, or a fold (`Sides::is_fold`).
     Unknown,
 }
 
@@ -83,16 +83,16 @@ impl<'a> Sides<'a> {
     /// Whether the point `p + εu` (p inside edge `e`, ε → 0⁺) is outside the solid: for a
     /// direction perpendicular to the edge, outside either face's plane at a convex edge, both
     /// at a reflex one, the one face's at a boundary edge; unknown (`true`) at a non-manifold
-    /// edge.
+    /// edge or a fold.
     pub fn edge_outside(&self, e: u32, u: DVec3) -> bool {
         matches!(self.side(Place::Edge(e), u), Side::Outside | Side::Unknown)
     }
 
     /// The outward direction at an edge: the sum of its faces' outward normals (unit; the
-    /// face's own normal at a boundary edge; zero when unknown).
+    /// face's own normal at a boundary edge; zero when unknown: non-manifold, or a fold).
     pub fn edge_normal(&self, e: u32) -> DVec3 {
         let faces = self.mesh.edge_faces(e);
-        if faces.len() > 2 {
+        if faces.len() > 2 || self.is_fold(e) {
             return DVec3::ZERO;
         }
         faces.iter().map(|&f| self.face_normal(f)).sum::<DVec3>().normalize_or_zero()
@@ -115,7 +115,7 @@ impl<'a> Sides<'a> {
     /// (a sliver laid over its neighbour; docs/contact-from-start.md §2).
     pub fn is_fold(&self, e: u32) -> bool {
         match *self.mesh.edge_faces(e) {
-            [f1, f2] => self.face_normal(f1).dot(self.face_normal(f2)) < FOLD,
+            [f1, f2] => self.face_normal(f1).dot(self.face_normal(f2)) < FOLD_COSINE,
             _ => false,
         }
     }
@@ -192,7 +192,7 @@ impl<'a> Sides<'a> {
     /// pseudonormal there (the face's normal, the sum of an edge's two, the angle-weighted
     /// one at a vertex), which is the side for a closed manifold surface (Bærentzen and
     /// Aanæs). Directions within rounding of the surface run `Along` it; at non-manifold
-    /// places the side is `Unknown`.
+    /// places and folds (nearest a fold edge) the side is `Unknown`.
     pub fn side(&self, place: Place, w: DVec3) -> Side {
         let Some(w) = w.try_normalize() else { return Side::Along };
         match self.nearest_normal(place, w) {

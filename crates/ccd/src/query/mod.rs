@@ -95,11 +95,12 @@ pub enum ContactKind {
     VertexEdge,
     /// Only from proximity: inside of an edge of A nearest to a vertex of B.
     EdgeVertex,
-    /// A vertex of A and a vertex of B. From proximity: read for A's vertex, B's vertex being
-    /// its nearest point on B.
+    /// A vertex of A and a vertex of B. From proximity: read for A's vertex (B's vertex is its
+    /// nearest point on B, or, from edge/edge closest points, a farther reading of it).
     VertexVertex,
-    /// Only from proximity: the same, read for B's vertex: A's vertex is its nearest point on
-    /// A (docs/queries.md §6).
+    /// Only from proximity: the same two vertices read for B's vertex, A's vertex being its
+    /// nearest point on A (docs/queries.md §6). In the solver, A is body i and B body j: this
+    /// is j's vertex's reading ("VVʲ" in docs/contact-from-start.md §3).
     VertexVertexForB,
 }
 

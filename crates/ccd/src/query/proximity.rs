@@ -15,8 +15,9 @@ use std::ops::ControlFlow;
 /// in the edge's wedge, outside both faces' sides of it) or a vertex (the other vertex the
 /// nearest point of its edges); plus the insides of two edges, and, as before those direct
 /// tests, a vertex and an edge or two vertices at two edges' closest points, through the
-/// vertex's first edge. Each pair comes once, except two vertices that are each other's
-/// nearest point: they come as a pair read for each (docs/queries.md §6).
+/// vertex's first edge. Each pair comes once, except two distinct vertices that are each
+/// other's nearest point (a pair read for each) and an edge-derived vertex pair that can
+/// repeat one read for B's vertex (docs/queries.md §6).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ProximityPair {
     pub kind: ContactKind,
