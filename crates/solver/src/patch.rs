@@ -9,8 +9,10 @@ const SAME_NORMAL: f64 = 1e-18;
 
 /// The rows to keep of `contacts` with right-hand sides `bounds`: every contact, except that
 /// of the contacts of one pair of bodies sharing a normal, a plane through their points and a
-/// bound, only the corners of their points' convex hull (points on its edges are dropped).
-/// `tolerance` is a length: planes and bounds closer than it are the same.
+/// bound, only the corners of their points' convex hull (points on its edges are dropped),
+/// and of rows at the same points, one (two vertices that are each other's nearest point are
+/// read once for each, docs/queries.md §6). `tolerance` is a length: planes and bounds closer
+/// than it are the same.
 pub fn corners(contacts: &[ContactPoint], bounds: &[f64], tolerance: f64) -> Vec<usize> {
     // Sorted by (bodies, bound, normal, plane), the rows of one group are consecutive unless a
     // rounding difference splits them; a split group keeps the corners of each part, which is
@@ -47,7 +49,12 @@ pub fn corners(contacts: &[ContactPoint], bounds: &[f64], tolerance: f64) -> Vec
         }
         let group = &order[run..end];
         if group.len() <= 3 {
-            keep.extend_from_slice(group);
+            let at = |g: usize| (contacts[g].point_i, contacts[g].point_j);
+            for (n, &g) in group.iter().enumerate() {
+                if !group[..n].iter().any(|&h| at(h) == at(g)) {
+                    keep.push(g);
+                }
+            }
         } else {
             let points: Vec<DVec3> = group.iter().map(|&g| contacts[g].point_i).collect();
             keep.extend(hull_corners(&points, contacts[group[0]].normal).into_iter().map(|h| group[h]));
@@ -127,6 +134,13 @@ mod tests {
         let mut pts: Vec<(i64, i64)> = kept.iter().map(|&k| (cs[k].point_i.x as i64, cs[k].point_i.y as i64)).collect();
         pts.sort();
         assert_eq!(pts, vec![(0, 0), (0, 9), (9, 0), (9, 9)]);
+    }
+
+    #[test]
+    fn rows_at_the_same_points_are_one() {
+        let p = DVec3::new(1.0, 2.0, 3.0);
+        let twice = [contact(p, DVec3::Z, 1), contact(p, DVec3::Z, 1), contact(p + DVec3::X, DVec3::Z, 1)];
+        assert_eq!(corners(&twice, &[0.0; 3], 1e-9), vec![0, 2]);
     }
 
     #[test]
