@@ -8,6 +8,8 @@
 
 #[path = "../../scene/tests/corpus/mod.rs"]
 mod corpus;
+#[path = "../../solver/tests/common/sides.rs"]
+mod sides;
 
 use glam::{DQuat, DVec3};
 use mockup_ccd::{Pose, intersects};
@@ -86,19 +88,6 @@ fn a_spider_gear_goes_into_mesh_is_held_and_comes_out() {
     assert!(r.reached && world.intersecting_pairs().is_empty(), "{r:?}");
 }
 
-/// Whether `p` is inside a closed mesh: its winding number (the sum of the solid angles its
-/// triangles subtend, Van Oosterom–Strackee) is about 1.
-fn inside(mesh: &mockup_ccd::Mesh, pose: &Pose, p: DVec3) -> bool {
-    let mut w = 0.0;
-    for t in 0..mesh.triangles().len() as u32 {
-        let [a, b, c] = mesh.triangle_points(t).map(|x| pose.transform_point(x) - p);
-        let (la, lb, lc) = (a.length(), b.length(), c.length());
-        let den = la * lb * lc + a.dot(b) * lc + b.dot(c) * la + c.dot(a) * lb;
-        w += 2.0 * a.dot(b.cross(c)).atan2(den);
-    }
-    w / (4.0 * std::f64::consts::PI) > 0.5
-}
-
 /// A spider gear placed at random near its URDF placement against a side gear (teeth in and
 /// out of each other by up to 2 mm), contacts read within 20 εb: for each vertex with a
 /// reading, its nearest seated contact is at its true distance (brute force over the other's
@@ -108,7 +97,6 @@ fn inside(mesh: &mockup_ccd::Mesh, pose: &Pose, p: DVec3) -> bool {
 /// side became unknown (docs/contact-from-start.md §2).
 #[test]
 fn each_gear_vertex_nearest_contact_reads_its_side() {
-    use mockup_ccd::ContactKind::*;
     use mockup_ccd::mesh::{Orientation, Sides};
     use mockup_solver::ContactPoint;
     if corpus::pybullet_data("differential").is_none() {
@@ -143,30 +131,14 @@ fn each_gear_vertex_nearest_contact_reads_its_side() {
             .map(|p| ContactPoint::from_pair(0, 1, p).seated((&sa, &pa), (&sb, &pb), touching))
             .collect();
         for (mesh, pose, other, other_pose, of_i) in [(ma, &pa, mb, &pb, true), (mb, &pb, ma, &pa, false)] {
-            let reads = |c: &ContactPoint, v: u32| match c.kind {
-                VertexFace | VertexEdge | VertexVertex => of_i && c.feature_i == v,
-                FaceVertex | EdgeVertex | VertexVertexForB => !of_i && c.feature_j == v,
-                EdgeEdge => false,
-            };
             // The vertices with a reading (that every vertex this near has one is
             // `proximity_reads_every_vertex_nearest_point`'s to check, on random meshes).
-            let mut read: Vec<u32> = contacts.iter().map(|c| if of_i { c.feature_i } else { c.feature_j }).collect();
-            read.sort_unstable();
-            read.dedup();
-            read.retain(|&v| contacts.iter().any(|c| reads(c, v)));
-            for v in read {
+            for (v, c) in sides::nearest_readings(&contacts, of_i) {
                 let x = pose.transform_point(mesh.vertex(v));
-                let truth = (0..other.triangles().len() as u32)
-                    .map(|t| {
-                        let [p, q, r] = other.triangle_points(t).map(|y| other_pose.transform_point(y));
-                        (x - mockup_ccd::geometry::closest_point_on_triangle(x, p, q, r)).length()
-                    })
-                    .fold(f64::INFINITY, f64::min);
+                let truth = sides::distance_to(other, other_pose, x);
                 if truth >= radius || truth < touching {
                     continue;
                 }
-                let nearest = contacts.iter().filter(|c| reads(c, v)).min_by(|p, q| p.distance.total_cmp(&q.distance));
-                let c = nearest.expect("kept for having a reading");
                 assert!(
                     (c.distance - truth).abs() < 1e-9,
                     "case {case}: vertex {v} read at {}, true {truth}",
@@ -174,7 +146,7 @@ fn each_gear_vertex_nearest_contact_reads_its_side() {
                 );
                 assert_eq!(
                     c.separation < 0.0,
-                    inside(other, other_pose, x),
+                    sides::winding(other, other_pose, x) > 0.5,
                     "case {case}: vertex {v} (spider: {of_i}), {c:?}"
                 );
                 checked += 1;

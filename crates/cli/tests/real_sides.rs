@@ -5,24 +5,14 @@
 
 #[path = "../../scene/tests/corpus/mod.rs"]
 mod corpus;
+#[path = "../../solver/tests/common/sides.rs"]
+mod sides;
 
 use glam::{DQuat, DVec3};
 use mockup_ccd::mesh::{Orientation, Sides};
-use mockup_ccd::{Collider, ContactKind, Mesh, Pose, proximity};
+use mockup_ccd::{Collider, Mesh, Pose, proximity};
 use mockup_solver::ContactPoint;
 use std::path::Path;
-
-/// The winding number of a closed mesh about `p`: 1 inside one shell, 0 outside.
-fn winding(mesh: &Mesh, pose: &Pose, p: DVec3) -> f64 {
-    let mut w = 0.0;
-    for t in 0..mesh.triangles().len() as u32 {
-        let [a, b, c] = mesh.triangle_points(t).map(|x| pose.transform_point(x) - p);
-        let (la, lb, lc) = (a.length(), b.length(), c.length());
-        let den = la * lb * lc + a.dot(b) * lc + b.dot(c) * la + c.dot(a) * lb;
-        w += 2.0 * a.dot(b.cross(c)).atan2(den);
-    }
-    w / (4.0 * std::f64::consts::PI)
-}
 
 /// The file's mesh scaled into a unit box about the origin; it must be closed and
 /// consistently wound (the winding number needs a closed surface).
@@ -42,7 +32,6 @@ fn unit_closed(root: &Path, file: &str) -> Mesh {
 /// reads the pair less deep, never deeper, and is allowed.
 #[test]
 fn no_real_vertex_reads_inside_where_it_is_outside() {
-    use ContactKind::*;
     let Some(root) = corpus::pybullet_data("real_sides") else { return };
     let files = [
         "duck.obj",
@@ -82,23 +71,11 @@ fn no_real_vertex_reads_inside_where_it_is_outside() {
                 .map(|p| ContactPoint::from_pair(0, 1, p).seated((&sa, &pa), (&sb, &pb), 1e-9))
                 .collect();
         for (mesh, pose, other, other_pose, of_i) in [(ma, &pa, mb, &pb, true), (mb, &pb, ma, &pa, false)] {
-            let reads = |c: &ContactPoint, v: u32| match c.kind {
-                VertexFace | VertexEdge | VertexVertex => of_i && c.feature_i == v,
-                FaceVertex | EdgeVertex | VertexVertexForB => !of_i && c.feature_j == v,
-                EdgeEdge => false,
-            };
-            let mut read: Vec<u32> = contacts.iter().map(|c| if of_i { c.feature_i } else { c.feature_j }).collect();
-            read.sort_unstable();
-            read.dedup();
-            for v in read {
-                let Some(c) = contacts.iter().filter(|c| reads(c, v)).min_by(|p, q| p.distance.total_cmp(&q.distance))
-                else {
-                    continue;
-                };
+            for (v, c) in sides::nearest_readings(&contacts, of_i) {
                 if c.distance < 1e-7 {
                     continue;
                 }
-                let w = winding(other, other_pose, pose.transform_point(mesh.vertex(v)));
+                let w = sides::winding(other, other_pose, pose.transform_point(mesh.vertex(v)));
                 assert!(
                     !(c.separation < 0.0 && w < 0.5),
                     "{} against {}: vertex {v} reads inside, winding number {w}: {c:?}",

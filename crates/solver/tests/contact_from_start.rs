@@ -320,18 +320,9 @@ fn random_drags_never_go_deeper_than_the_start_plus_tau() {
     assert!(held > steps / 5, "the drags must press into the block often ({held} of {steps} held)");
 }
 
-/// Whether `p` is inside a closed mesh: its winding number (the sum of the solid angles its
-/// triangles subtend, Van Oosterom–Strackee) is about 1.
+/// Whether `p` is inside a closed mesh: its winding number is about 1.
 fn inside(mesh: &Mesh, pose: &Pose, p: DVec3) -> bool {
-    let mut w = 0.0;
-    for t in 0..mesh.triangles().len() as u32 {
-        let [a, b, c] = mesh.triangle_points(t).map(|x| pose.transform_point(x) - p);
-        let (la, lb, lc) = (a.length(), b.length(), c.length());
-        let num = a.dot(b.cross(c));
-        let den = la * lb * lc + a.dot(b) * lc + b.dot(c) * la + c.dot(a) * lb;
-        w += 2.0 * num.atan2(den);
-    }
-    w / (4.0 * std::f64::consts::PI) > 0.5
+    common::sides::winding(mesh, pose, p) > 0.5
 }
 
 /// How deep either mesh's surface is inside the other, sampled at its vertices and at seven
@@ -601,24 +592,16 @@ fn each_vertex_nearest_seated_contact_reads_its_side() {
             .collect();
         vertex_pairs_for_b += contacts.iter().filter(|c| c.kind == VertexVertexForB).count();
         for (mesh, pose, other, other_pose, of_i) in [(a, &pa, b, &pb, true), (b, &pb, a, &pa, false)] {
+            let nearest = common::sides::nearest_readings(&contacts, of_i);
             for v in 0..mesh.vertices().len() as u32 {
                 let x = pose.transform_point(mesh.vertex(v));
-                let truth = (0..other.triangles().len() as u32)
-                    .map(|t| {
-                        let [p, q, r] = other.triangle_points(t).map(|y| other_pose.transform_point(y));
-                        (x - mockup_ccd::geometry::closest_point_on_triangle(x, p, q, r)).length()
-                    })
-                    .fold(f64::INFINITY, f64::min);
+                let truth = common::sides::distance_to(other, other_pose, x);
                 if truth >= radius || truth < 1e-9 {
                     continue;
                 }
-                let reads = |c: &&ContactPoint| match c.kind {
-                    VertexFace | VertexEdge | VertexVertex => of_i && c.feature_i == v,
-                    FaceVertex | EdgeVertex | VertexVertexForB => !of_i && c.feature_j == v,
-                    EdgeEdge => false,
+                let Some(&c) = nearest.get(&v) else {
+                    panic!("case {case}: vertex {v} (first part: {of_i}) has no reading")
                 };
-                let nearest = contacts.iter().filter(reads).min_by(|p, q| p.distance.total_cmp(&q.distance));
-                let Some(c) = nearest else { panic!("case {case}: vertex {v} (first part: {of_i}) has no reading") };
                 assert!(
                     (c.distance - truth).abs() < 1e-9,
                     "case {case}: vertex {v} read at {}, true {truth}",

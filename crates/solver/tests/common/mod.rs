@@ -3,6 +3,7 @@
 
 #[path = "../../../ccd/benches/scenes.rs"]
 mod ccd_scenes;
+pub mod sides;
 
 use glam::{DQuat, DVec3};
 use mockup_ccd::{Collider, Mesh, MeshBuilder, Pose, intersects};
