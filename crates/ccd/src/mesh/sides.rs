@@ -129,13 +129,18 @@ impl<'a> Sides<'a> {
         }
     }
 
-    /// The non-degenerate faces around a vertex, each once.
-    fn vertex_faces(&self, v: u32) -> Vec<u32> {
-        let mut faces: Vec<u32> =
-            self.mesh.vertex_edges(v).iter().flat_map(|&e| self.mesh.edge_faces(e).iter().copied()).collect();
-        faces.sort_unstable();
-        faces.dedup();
-        faces
+    /// The non-degenerate faces around a vertex, each once: a face is named by its side from
+    /// `v` to its next corner, the one side of it leaving `v` forward. No list to sort, no
+    /// allocation: this runs for every contact at every plan of a drag.
+    fn vertex_faces(&self, v: u32) -> impl Iterator<Item = u32> + '_ {
+        self.mesh.vertex_edges(v).iter().flat_map(move |&e| {
+            let [x, y] = self.mesh.edge(e);
+            let next = if x == v { y } else { x };
+            self.mesh.edge_faces(e).iter().copied().filter(move |&f| {
+                let tri = self.mesh.triangle(f);
+                (0..3).any(|k| tri[k] == v && tri[(k + 1) % 3] == next)
+            })
+        })
     }
 
     /// The two sides of face `f` leaving its corner `v`, in winding order (`None` if `v` is
@@ -238,8 +243,10 @@ impl<'a> Sides<'a> {
             }
             Place::Vertex(v) => {
                 let p = self.mesh.vertex(v);
-                // The nearest place's normal; `None` when that is a fold edge.
-                let mut best = (1.0, Some(self.vertex_normal(v)));
+                // The nearest place's normal, `None` when that is a fold edge; the vertex's
+                // own (its pseudonormal, computed last: it is rarely the nearest) while
+                // `best.1` is `None`.
+                let mut best: (f64, Option<Option<DVec3>>) = (1.0, None);
                 for &e in self.mesh.vertex_edges(v) {
                     if self.mesh.edge_faces(e).len() > 2 {
                         return None;
@@ -250,7 +257,7 @@ impl<'a> Sides<'a> {
                     if w.dot(along) > 0.0 {
                         let off = (w - w.dot(along) * along).length();
                         if off < best.0 {
-                            best = (off, (!self.is_fold(e)).then(|| self.edge_normal(e)));
+                            best = (off, Some((!self.is_fold(e)).then(|| self.edge_normal(e))));
                         }
                     }
                 }
@@ -262,11 +269,11 @@ impl<'a> Sides<'a> {
                     if a.cross(on).dot(raw) >= 0.0 && on.cross(b).dot(raw) >= 0.0 {
                         let off = w.dot(raw.normalize()).abs();
                         if off <= best.0 {
-                            best = (off, Some(self.face_normal(f)));
+                            best = (off, Some(Some(self.face_normal(f))));
                         }
                     }
                 }
-                best.1
+                best.1.unwrap_or_else(|| Some(self.vertex_normal(v)))
             }
         }
     }
@@ -320,6 +327,40 @@ mod tests {
         }
         for v in 0..flipped.vertices().len() as u32 {
             assert!(sides.vertex_normal(v).dot(flipped.vertex(v)) > 0.0);
+        }
+    }
+
+    /// Each vertex's faces, each once, against a scan of every triangle: on a closed mesh,
+    /// an open one, a non-manifold fan of three faces on one edge, inconsistently wound
+    /// faces, and a degenerate triangle (which is no face).
+    #[test]
+    fn vertex_faces_name_each_face_once() {
+        let sphere = MeshBuilder::new().sphere(Pose::default(), 1.0, 7, 9).build().unwrap();
+        let open = Mesh::new(sphere.vertices().to_vec(), sphere.triangles()[..40].to_vec()).unwrap();
+        let p = |x: f64, y: f64, z: f64| DVec3::new(x, y, z);
+        let fan = Mesh::new(
+            vec![
+                p(0.0, 0.0, 0.0),
+                p(1.0, 0.0, 0.0),
+                p(0.5, 1.0, 0.0),
+                p(0.5, -1.0, 0.0),
+                p(0.5, 0.0, 1.0),
+                p(2.0, 0.0, 0.0),
+            ],
+            // Three faces on edge 0–1 (one wound against the others) and a degenerate one.
+            vec![[0, 1, 2], [1, 0, 3], [0, 1, 4], [0, 1, 5]],
+        )
+        .unwrap();
+        for mesh in [&sphere, &open, &fan] {
+            let sides = Sides::new(mesh, Orientation::of(mesh));
+            for v in 0..mesh.vertices().len() as u32 {
+                let mut got: Vec<u32> = sides.vertex_faces(v).collect();
+                got.sort_unstable();
+                let want: Vec<u32> = (0..mesh.triangles().len() as u32)
+                    .filter(|&t| !mesh.is_degenerate(t) && mesh.triangle(t).contains(&v))
+                    .collect();
+                assert_eq!(got, want, "vertex {v}");
+            }
         }
     }
 
