@@ -47,11 +47,15 @@ pub fn normalize(path: &Path) -> PathBuf {
     for c in path.components() {
         match c {
             Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
+            // Only a named folder is taken back: `..` at the start stays (`../../a` is not
+            // `a`), and the root's parent is the root.
+            Component::ParentDir => match out.components().next_back() {
+                Some(Component::Normal(_)) => {
+                    out.pop();
                 }
-            }
+                Some(Component::RootDir | Component::Prefix(_)) => {}
+                _ => out.push(".."),
+            },
             other => out.push(other),
         }
     }
@@ -60,4 +64,27 @@ pub fn normalize(path: &Path) -> PathBuf {
         out.push(".");
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::normalize;
+    use std::path::Path;
+
+    #[test]
+    fn normalize_keeps_what_leaves_the_start() {
+        for (path, want) in [
+            ("a/./b/../c", "a/c"),
+            ("a/..", "."),
+            ("../a", "../a"),
+            // Found with a scene opened from /tmp/panda whose meshes were under /work.
+            ("../../a/b", "../../a/b"),
+            ("a/../../b", "../b"),
+            ("a/b/../../../c/../d", "../d"),
+            ("/../a", "/a"),
+            ("/x/../../a", "/a"),
+        ] {
+            assert_eq!(normalize(Path::new(path)), Path::new(want), "{path}");
+        }
+    }
 }
