@@ -36,13 +36,25 @@ fn gen_assets_reproduces_the_committed_files_byte_for_byte() {
 /// Part pairs that intersect where their scene places them. `differential.ron` places the
 /// parts where pybullet's hand-made `diff_ring.urdf` does (its collision shapes are
 /// cylinders; its meshes only are drawn): the ring and the carrier touch face to face, and
-/// the spider gears cut 1 to 2 mm into the side gears (docs/scenes.md).
-const KNOWN_OVERLAPS: [(&str, &str, &str); 5] = [
+/// the spider gears cut 1 to 2 mm into the side gears (docs/scenes.md). `panda.ron` places
+/// the Franka Panda's collision hulls where `panda.urdf` does at zero joint angles: they
+/// overlap at the joints, and the closed gripper's fingers overlap each other.
+const KNOWN_OVERLAPS: [(&str, &str, &str); 15] = [
     ("differential.ron", "ring", "carrier"),
     ("differential.ron", "spider_a", "side_a"),
     ("differential.ron", "spider_a", "side_b"),
     ("differential.ron", "spider_b", "side_a"),
     ("differential.ron", "spider_b", "side_b"),
+    ("panda.ron", "panda_link1", "panda_link2"),
+    ("panda.ron", "panda_link3", "panda_link4"),
+    ("panda.ron", "panda_link4", "panda_link5"),
+    ("panda.ron", "panda_link5", "panda_link6"),
+    ("panda.ron", "panda_link5", "panda_link7"),
+    ("panda.ron", "panda_link5", "panda_hand"),
+    ("panda.ron", "panda_link7", "panda_hand"),
+    ("panda.ron", "panda_hand", "panda_leftfinger"),
+    ("panda.ron", "panda_hand", "panda_rightfinger"),
+    ("panda.ron", "panda_leftfinger", "panda_rightfinger"),
 ];
 
 fn scene_files() -> Vec<PathBuf> {

@@ -217,6 +217,10 @@ pub struct World {
     candidates: HashMap<(BodyId, BodyId), Candidates>,
     /// Per pair classified since either body was last placed without the solver.
     classified: HashMap<(BodyId, BodyId), PairClass>,
+    /// Per pair in contact from the start, each feature's depth where it was first read: at
+    /// classification, or after the first move that read it (docs/contact-from-start.md §3,
+    /// "Features first read later"). Replaced when the pair is classified again.
+    floors: HashMap<(BodyId, BodyId), HashMap<Feature, f64>>,
     /// During a drag under a budget: the dragged body, the deadline and the box-test limit
     /// (`SolverSettings::time_budget`, `work_budget`).
     budget: Option<DragBudget>,
@@ -429,6 +433,11 @@ struct PairReading {
 const TRAVERSAL_PIECE: usize = 4096;
 const READING_PIECE: usize = 4096;
 
+/// At most this many features first read deeper than their pair's start are checked for
+/// having come up from deeper (a winding number each) per move; a move with more is undone
+/// (docs/contact-from-start.md §3, "Features first read later").
+const MAX_CAME_UP: usize = 8;
+
 /// A pair with more contacts than this is classified at the start of a budgeted call, not
 /// after other work (about 0.2 µs a contact).
 const CLASSIFY_FIRST: usize = 4096;
@@ -496,6 +505,7 @@ impl World {
         // εr and εb may have changed: the classification and the candidates with them.
         self.candidates.clear();
         self.classified.clear();
+        self.floors.clear();
         let focus = std::mem::take(&mut self.focus);
         self.refresh_contacts(&focus, &mut StepReport::default());
         Ok(())
@@ -775,6 +785,7 @@ impl World {
                 let at = (a.placement, b.placement);
                 if !seated {
                     self.classified.insert((i, j), PairClass { at, seated, depth: 0.0, radius: eb });
+                    self.floors.remove(&(i, j));
                     continue;
                 }
                 // Its depth, and the radius its contacts are read within: εb, or beyond the depth
@@ -782,7 +793,7 @@ impl World {
                 // Deeper than 20 εb (a modelling error more than a fit) is not followed.
                 let cap = (20.0 * eb).min(0.25 * a.sphere.1.min(b.sphere.1)).max(eb);
                 let mut radius = eb;
-                let depth = loop {
+                let (depth, read) = loop {
                     if radius == eb {
                         // The contacts just read at εb, signed and turned outward.
                         self.seat(i, j, &mut contacts, first);
@@ -790,13 +801,17 @@ impl World {
                         contacts.truncate(first);
                         self.pair_contacts(i, j, radius, true, &mut contacts, (None, &mut None), report);
                     }
-                    let depth = penetration(&contacts[first..], eb);
+                    let read = nearest(&contacts[first..], eb);
+                    let depth = deepest(&read);
                     if depth + 0.5 * eb <= radius || radius >= cap {
-                        break depth;
+                        break (depth, read);
                     }
                     radius = (4.0 * radius).max(depth + eb).min(cap);
                 };
                 self.classified.insert((i, j), PairClass { at, seated, depth, radius });
+                // Every feature read now has its floor: only those first read later may be
+                // deeper than D₀ (they came up from beyond the radius).
+                self.floors.insert((i, j), read.into_iter().map(|(f, (_, s, _))| (f, (-s).max(0.0))).collect());
             }
             true
         };
@@ -902,12 +917,12 @@ impl World {
         // the feature's nearest on the surface) can read the other side. Each feature's
         // readings take the side of its nearest (docs/contact-from-start.md §3).
         let band = self.settings.breaking;
-        let sides: HashMap<Feature, (f64, f64)> = nearest(&contacts[first..], band);
+        let sides = nearest(&contacts[first..], band);
         for c in &mut contacts[first..] {
             if !reads_depth(c, band) || c.separation == 0.0 {
                 continue;
             }
-            if let Some(&(_, s)) = sides.get(&inside_feature(c))
+            if let Some(&(_, s, _)) = sides.get(&inside_feature(c))
                 && s != 0.0
                 && (s < 0.0) != (c.separation < 0.0)
             {
@@ -917,9 +932,13 @@ impl World {
         }
     }
 
-    /// Whether a pair in contact from the start among `moved`'s is deeper than it started
-    /// plus half the interference tolerance (docs/contact-from-start.md §3, §5).
-    fn too_deep(&self, moved: &[BodyId], report: &mut StepReport) -> bool {
+    /// Whether a feature of a pair in contact from the start among `moved`'s is deeper than
+    /// it may be (docs/contact-from-start.md §3, §5): than the pair's depth at the start plus
+    /// half the interference tolerance, or, for a feature first read now that came up from
+    /// deeper than the pair's radius, than where it is first read. The bodies were at
+    /// `previous` before the move. When the move stands, the features read for the first time
+    /// keep their floors.
+    fn too_deep(&mut self, moved: &[BodyId], previous: &[(BodyId, Pose)], report: &mut StepReport) -> bool {
         let tolerance = 0.25 * self.settings.repositioning;
         let mut pairs: Vec<(BodyId, BodyId)> = self
             .contacts
@@ -928,14 +947,62 @@ impl World {
             .map(|c| (c.body_i, c.body_j))
             .collect();
         pairs.dedup();
+        let before = |b: BodyId| previous.iter().find(|&&(x, _)| x == b).map_or(self.bodies[b].pose, |&(_, p)| p);
+        let mut first_read: Vec<((BodyId, BodyId), Feature, f64)> = Vec::new();
+        let mut checked = 0;
         for (i, j) in pairs {
-            let allowed = self.class(i, j).map_or(0.0, |c| c.depth) + tolerance;
+            let start = self.class(i, j).map_or(0.0, |c| c.depth);
+            let floors = self.floors.get(&(i, j));
             let of_pair: Vec<ContactPoint> =
                 self.contacts.iter().filter(|c| (c.body_i, c.body_j) == (i, j)).copied().collect();
-            if penetration(&of_pair, self.settings.breaking) > allowed {
-                report.deepening_undone += 1;
-                return true;
+            for (feature, (_, s, k)) in nearest(&of_pair, self.settings.breaking) {
+                let depth = (-s).max(0.0);
+                let floor = match floors.and_then(|f| f.get(&feature)) {
+                    Some(&floor) => floor,
+                    None if depth <= start + tolerance => {
+                        first_read.push(((i, j), feature, 0.0));
+                        continue;
+                    }
+                    None => {
+                        // First read, deeper than the start allows: it may stay only if it came
+                        // up from deeper than the radius, inside the other part before the
+                        // move and now (by winding number: a reading's own side is not to be
+                        // trusted where it is not the nearest).
+                        checked += 1;
+                        let c = &of_pair[k];
+                        // The reading's point on `holder` inside `other`, before the move and now.
+                        let came_up = |holder: BodyId, other: BodyId, point: DVec3| {
+                            let (h, o) = (&self.bodies[holder], &self.bodies[other]);
+                            let local = h.pose.inverse().transform_point(point);
+                            let inside = |ph: Pose, po: Pose| {
+                                o.sides().contains(po.inverse().transform_point(ph.transform_point(local)))
+                                    == Some(true)
+                            };
+                            inside(h.pose, o.pose) && inside(before(holder), before(other))
+                        };
+                        // A vertex's reading is about that vertex; an edge/edge one, about
+                        // either edge crossing into the other part.
+                        let up = match feature.2 {
+                            0 => came_up(i, j, c.point_i),
+                            1 => came_up(j, i, c.point_j),
+                            _ => came_up(i, j, c.point_i) || came_up(j, i, c.point_j),
+                        };
+                        if checked > MAX_CAME_UP || !up {
+                            report.deepening_undone += 1;
+                            return true;
+                        }
+                        first_read.push(((i, j), feature, depth));
+                        continue;
+                    }
+                };
+                if depth > start.max(floor) + tolerance {
+                    report.deepening_undone += 1;
+                    return true;
+                }
             }
+        }
+        for (pair, feature, depth) in first_read {
+            self.floors.entry(pair).or_default().insert(feature, depth);
         }
         false
     }
@@ -1660,7 +1727,7 @@ impl World {
         }
         let overlap = overlap.is_some_and(|(pairs, seated)| self.movers_overlap(pairs, seated, moving));
         self.refresh_after_move(movers, report);
-        if !overlap && !self.too_deep(moving, report) {
+        if !overlap && !self.too_deep(moving, previous, report) {
             return true;
         }
         for &(b, p) in previous {
@@ -1832,7 +1899,12 @@ fn relative_motion(c: &ContactPoint, slot: &[Option<usize>], frames: &[Frame], d
 /// the largest. Edge/edge contacts farther apart than `band` do not count: each is its own
 /// feature, and two edges far apart say nothing of how deep either is.
 fn penetration(contacts: &[ContactPoint], band: f64) -> f64 {
-    nearest(contacts, band).values().map(|&(_, s)| (-s).max(0.0)).fold(0.0, f64::max)
+    deepest(&nearest(contacts, band))
+}
+
+/// The deepest of the features' nearest readings (`nearest`).
+fn deepest(read: &HashMap<Feature, (f64, f64, usize)>) -> f64 {
+    read.values().map(|&(_, s, _)| (-s).max(0.0)).fold(0.0, f64::max)
 }
 
 /// Whether a contact reads a depth: all but edge/edge contacts farther apart than `band`.
@@ -1840,11 +1912,11 @@ fn reads_depth(c: &ContactPoint, band: f64) -> bool {
     c.seated && (c.kind != ContactKind::EdgeEdge || c.distance <= band)
 }
 
-/// Per feature of a pair in contact from the start: its nearest contact's distance and signed
-/// separation (of those that read a depth).
-fn nearest(contacts: &[ContactPoint], band: f64) -> HashMap<Feature, (f64, f64)> {
-    let mut nearest: HashMap<Feature, (f64, f64)> = HashMap::new();
-    for c in contacts.iter().filter(|c| reads_depth(c, band)) {
+/// Per feature of a pair in contact from the start: its nearest contact's distance, signed
+/// separation and index in `contacts` (of those that read a depth).
+fn nearest(contacts: &[ContactPoint], band: f64) -> HashMap<Feature, (f64, f64, usize)> {
+    let mut nearest: HashMap<Feature, (f64, f64, usize)> = HashMap::new();
+    for (k, c) in contacts.iter().enumerate().filter(|(_, c)| reads_depth(c, band)) {
         let d = c.separation.abs();
         nearest
             .entry(inside_feature(c))
@@ -1852,10 +1924,10 @@ fn nearest(contacts: &[ContactPoint], band: f64) -> HashMap<Feature, (f64, f64)>
                 // Among equally near ones the most outside: rounding must not make a feature
                 // on the surface read as inside.
                 if d < x.0 || (d == x.0 && c.separation > x.1) {
-                    *x = (d, c.separation)
+                    *x = (d, c.separation, k)
                 }
             })
-            .or_insert((d, c.separation));
+            .or_insert((d, c.separation, k));
     }
     nearest
 }
@@ -1908,7 +1980,7 @@ fn rows(
             continue;
         }
         let feature = inside_feature(c);
-        let (d, s) = nearest[&feature];
+        let (d, s, _) = nearest[&feature];
         if s > tie {
             if c.separation.abs() <= d + band {
                 keep.push((k, None));

@@ -158,6 +158,41 @@ fn a_part_overlapping_a_floor_comes_out() {
     assert!(w.intersecting_pairs().is_empty());
 }
 
+/// A post standing 2 εb deep in a coarse block (12 triangles): where the surfaces cross, the
+/// post's edges pass through the block's top face far from its edges, and the post's bottom
+/// is deeper than εb, so nothing is within εb and no contact reads the depth at the start
+/// (coarse collision hulls that overlap, as a robot's do at its joints). Pulled up in small
+/// steps, its bottom comes within εb of the top face from inside and reads inside, deeper
+/// than the start's depth as read, though it only got shallower: it must come out
+/// (docs/contact-from-start.md §3, "Features first read later"), never going deeper than it
+/// was (brute force at every drag).
+#[test]
+fn a_post_deep_in_a_coarse_block_with_nothing_near_comes_out() {
+    let mut w = world(4.0);
+    let eb = w.settings().breaking;
+    let block = MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::ONE).build().unwrap();
+    let post = MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::new(0.2, 0.2, 1.0)).build().unwrap();
+    w.add_body(collider(block.clone()), Pose::IDENTITY, true);
+    // Off the top face's diagonals, so the post's edges cross it inside one triangle each.
+    let at = |z: f64| Pose::from_translation(DVec3::new(0.35, -0.45, z));
+    let start = at(2.0 - 2.0 * eb);
+    let p = w.add_body(collider(post.clone()), start, false);
+    assert_eq!(w.intersecting_pairs(), vec![(0, 1)]);
+    let (a, b) = (collider(post.clone()), collider(block.clone()));
+    assert!(mockup_ccd::proximity(&a, &start, &b, &Pose::IDENTITY, eb).value.is_empty(), "nothing near at εb");
+    let mut depth = vertex_depth(&post, &start, &block, &Pose::IDENTITY);
+    assert!((depth - 2.0 * eb).abs() < 1e-9, "{depth}");
+    // Steps of 0.3 εb: the bottom is read inside within εb for a few of them.
+    for k in 1..=20 {
+        let r = w.drag(p, at(2.0 - 2.0 * eb + 0.3 * eb * k as f64)).unwrap();
+        let now = vertex_depth(&post, &w.body(p).unwrap().pose, &block, &Pose::IDENTITY);
+        assert!(now <= depth + tau(&w), "deeper: {now} after {depth}");
+        assert!(r.reached, "step {k}: the post stays at depth {now} ({r:?})");
+        depth = now;
+    }
+    assert!(w.intersecting_pairs().is_empty());
+}
+
 /// A closed stepped shaft along z: radius `r` from `z0` to `z1`, then a shoulder and radius
 /// `big` up to `z2`; `n` facets around (one solid, not two cylinders pushed together).
 fn stepped_shaft(r: f64, big: f64, [z0, z1, z2]: [f64; 3], n: u32) -> Mesh {

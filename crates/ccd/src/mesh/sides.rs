@@ -129,6 +129,29 @@ impl<'a> Sides<'a> {
         }
     }
 
+    /// Whether `p` (in the mesh's frame) is inside the solid: the winding number of its
+    /// surface about `p`, times the mesh's sign, above 1/2 (Van Oosterom–Strackee solid
+    /// angles; docs/contact-from-start.md §3). `None` for an open or inconsistently wound mesh,
+    /// whose winding number says nothing. A pass over every triangle.
+    pub fn contains(&self, p: DVec3) -> Option<bool> {
+        if !(self.mesh.stats().is_closed() && self.orientation.consistent) {
+            return None;
+        }
+        let mut w = 0.0;
+        for t in 0..self.mesh.triangles().len() as u32 {
+            // A degenerate triangle subtends no angle, but rounding in its triple product
+            // against a negative denominator would read ±π.
+            if self.mesh.is_degenerate(t) {
+                continue;
+            }
+            let [a, b, c] = self.mesh.triangle_points(t).map(|x| x - p);
+            let (la, lb, lc) = (a.length(), b.length(), c.length());
+            let den = la * lb * lc + a.dot(b) * lc + b.dot(c) * la + c.dot(a) * lb;
+            w += 2.0 * a.dot(b.cross(c)).atan2(den);
+        }
+        Some(self.orientation.sign * w / (4.0 * std::f64::consts::PI) > 0.5)
+    }
+
     /// The non-degenerate faces around a vertex, each once: a face is named by its side from
     /// `v` to its next corner, the one side of it leaving `v` forward. No list to sort, no
     /// allocation: this runs for every contact at every plan of a drag.
@@ -362,6 +385,28 @@ mod tests {
                 assert_eq!(got, want, "vertex {v}");
             }
         }
+    }
+
+    /// Inside and outside by winding number: a sphere against the distance to its centre
+    /// (away from its faces), the same sphere wound inward, and an open mesh (no answer).
+    #[test]
+    fn contains_tells_inside_from_outside() {
+        let sphere = MeshBuilder::new().sphere(Pose::default(), 1.0, 16, 24).build().unwrap();
+        let inward =
+            Mesh::new(sphere.vertices().to_vec(), sphere.triangles().iter().map(|&[a, b, c]| [a, c, b]).collect())
+                .unwrap();
+        let (out, inn) = (Sides::new(&sphere, Orientation::of(&sphere)), Sides::new(&inward, Orientation::of(&inward)));
+        // The tessellated sphere lies between radius cos(π/16)·… and 1: test clear of both.
+        for k in 0..200 {
+            let f = k as f64;
+            let dir = DVec3::new((1.3 * f).sin(), (0.7 * f).cos(), (0.31 * f).sin()).normalize();
+            for (r, inside) in [(0.1 + 0.8 * (0.37 * f).sin().abs(), true), (1.05 + (0.53 * f).cos().abs(), false)] {
+                assert_eq!(out.contains(dir * r), Some(inside), "r {r}");
+                assert_eq!(inn.contains(dir * r), Some(inside), "inward, r {r}");
+            }
+        }
+        let open = Mesh::new(sphere.vertices().to_vec(), sphere.triangles()[..40].to_vec()).unwrap();
+        assert_eq!(Sides::new(&open, Orientation::of(&open)).contains(DVec3::ZERO), None);
     }
 
     #[test]
