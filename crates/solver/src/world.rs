@@ -217,10 +217,6 @@ pub struct World {
     candidates: HashMap<(BodyId, BodyId), Candidates>,
     /// Per pair classified since either body was last placed without the solver.
     classified: HashMap<(BodyId, BodyId), PairClass>,
-    /// Per pair in contact from the start, each feature's depth where it was first read: at
-    /// classification, or after the first move that read it (docs/contact-from-start.md §3,
-    /// "Features first read later"). Replaced when the pair is classified again.
-    floors: HashMap<(BodyId, BodyId), HashMap<Feature, f64>>,
     /// During a drag under a budget: the dragged body, the deadline and the box-test limit
     /// (`SolverSettings::time_budget`, `work_budget`).
     budget: Option<DragBudget>,
@@ -433,10 +429,11 @@ struct PairReading {
 const TRAVERSAL_PIECE: usize = 4096;
 const READING_PIECE: usize = 4096;
 
-/// At most this many features first read deeper than their pair's start are checked for
-/// having come up from deeper (a winding number each) per move; a move with more is undone
-/// (docs/contact-from-start.md §3, "Features first read later").
-const MAX_CAME_UP: usize = 8;
+/// Readings deeper than their pair's start allows get a second opinion, two passes over the
+/// other part's triangles each, while the triangles passed over in a move stay within this
+/// (about 10 ms at some 50 ns a triangle); past it the reading decides
+/// (docs/contact-from-start.md §3, "A second opinion").
+const SECOND_OPINION_WORK: usize = 200_000;
 
 /// A pair with more contacts than this is classified at the start of a budgeted call, not
 /// after other work (about 0.2 µs a contact).
@@ -505,7 +502,6 @@ impl World {
         // εr and εb may have changed: the classification and the candidates with them.
         self.candidates.clear();
         self.classified.clear();
-        self.floors.clear();
         let focus = std::mem::take(&mut self.focus);
         self.refresh_contacts(&focus, &mut StepReport::default());
         Ok(())
@@ -785,7 +781,6 @@ impl World {
                 let at = (a.placement, b.placement);
                 if !seated {
                     self.classified.insert((i, j), PairClass { at, seated, depth: 0.0, radius: eb });
-                    self.floors.remove(&(i, j));
                     continue;
                 }
                 // Its depth, and the radius its contacts are read within: εb, or beyond the depth
@@ -793,7 +788,7 @@ impl World {
                 // Deeper than 20 εb (a modelling error more than a fit) is not followed.
                 let cap = (20.0 * eb).min(0.25 * a.sphere.1.min(b.sphere.1)).max(eb);
                 let mut radius = eb;
-                let (depth, read) = loop {
+                let depth = loop {
                     if radius == eb {
                         // The contacts just read at εb, signed and turned outward.
                         self.seat(i, j, &mut contacts, first);
@@ -801,17 +796,13 @@ impl World {
                         contacts.truncate(first);
                         self.pair_contacts(i, j, radius, true, &mut contacts, (None, &mut None), report);
                     }
-                    let read = nearest(&contacts[first..], eb);
-                    let depth = deepest(&read);
+                    let depth = penetration(&contacts[first..], eb);
                     if depth + 0.5 * eb <= radius || radius >= cap {
-                        break (depth, read);
+                        break depth;
                     }
                     radius = (4.0 * radius).max(depth + eb).min(cap);
                 };
                 self.classified.insert((i, j), PairClass { at, seated, depth, radius });
-                // Every feature read now has its floor: only those first read later may be
-                // deeper than D₀ (they came up from beyond the radius).
-                self.floors.insert((i, j), read.into_iter().map(|(f, (_, s, _))| (f, (-s).max(0.0))).collect());
             }
             true
         };
@@ -932,13 +923,13 @@ impl World {
         }
     }
 
-    /// Whether a feature of a pair in contact from the start among `moved`'s is deeper than
-    /// it may be (docs/contact-from-start.md §3, §5): than the pair's depth at the start plus
-    /// half the interference tolerance, or, for a feature first read now that came up from
-    /// deeper than the pair's radius, than where it is first read. The bodies were at
-    /// `previous` before the move. When the move stands, the features read for the first time
-    /// keep their floors.
-    fn too_deep(&mut self, moved: &[BodyId], previous: &[(BodyId, Pose)], report: &mut StepReport) -> bool {
+    /// Whether a pair in contact from the start among `moved`'s got deeper than it may
+    /// (docs/contact-from-start.md §3, "A second opinion"): a feature reads deeper than the
+    /// pair's start plus half the interference tolerance, and its point, measured against the
+    /// other part's whole surface, is deeper than it was before the move (when the bodies
+    /// were at `previous`; bodies not in it did not move). Without the measurement (an open
+    /// or inconsistently wound part, or past `SECOND_OPINION_WORK`), the reading decides.
+    fn too_deep(&self, moved: &[BodyId], previous: &[(BodyId, Pose)], report: &mut StepReport) -> bool {
         let tolerance = 0.25 * self.settings.repositioning;
         let mut pairs: Vec<(BodyId, BodyId)> = self
             .contacts
@@ -948,61 +939,39 @@ impl World {
             .collect();
         pairs.dedup();
         let before = |b: BodyId| previous.iter().find(|&&(x, _)| x == b).map_or(self.bodies[b].pose, |&(_, p)| p);
-        let mut first_read: Vec<((BodyId, BodyId), Feature, f64)> = Vec::new();
-        let mut checked = 0;
+        let mut work = 0;
         for (i, j) in pairs {
-            let start = self.class(i, j).map_or(0.0, |c| c.depth);
-            let floors = self.floors.get(&(i, j));
+            let allowed = self.class(i, j).map_or(0.0, |c| c.depth) + tolerance;
             let of_pair: Vec<ContactPoint> =
                 self.contacts.iter().filter(|c| (c.body_i, c.body_j) == (i, j)).copied().collect();
             for (feature, (_, s, k)) in nearest(&of_pair, self.settings.breaking) {
-                let depth = (-s).max(0.0);
-                let floor = match floors.and_then(|f| f.get(&feature)) {
-                    Some(&floor) => floor,
-                    None if depth <= start + tolerance => {
-                        first_read.push(((i, j), feature, 0.0));
-                        continue;
-                    }
-                    None => {
-                        // First read, deeper than the start allows: it may stay only if it came
-                        // up from deeper than the radius, inside the other part before the
-                        // move and now (by winding number: a reading's own side is not to be
-                        // trusted where it is not the nearest).
-                        checked += 1;
-                        let c = &of_pair[k];
-                        // The reading's point on `holder` inside `other`, before the move and now.
-                        let came_up = |holder: BodyId, other: BodyId, point: DVec3| {
-                            let (h, o) = (&self.bodies[holder], &self.bodies[other]);
-                            let local = h.pose.inverse().transform_point(point);
-                            let inside = |ph: Pose, po: Pose| {
-                                o.sides().contains(po.inverse().transform_point(ph.transform_point(local)))
-                                    == Some(true)
-                            };
-                            inside(h.pose, o.pose) && inside(before(holder), before(other))
-                        };
-                        // A vertex's reading is about that vertex; an edge/edge one, about
-                        // either edge crossing into the other part.
-                        let up = match feature.2 {
-                            0 => came_up(i, j, c.point_i),
-                            1 => came_up(j, i, c.point_j),
-                            _ => came_up(i, j, c.point_i) || came_up(j, i, c.point_j),
-                        };
-                        if checked > MAX_CAME_UP || !up {
-                            report.deepening_undone += 1;
-                            return true;
-                        }
-                        first_read.push(((i, j), feature, depth));
-                        continue;
-                    }
+                if -s <= allowed {
+                    continue;
+                }
+                // A vertex reading is about that vertex; an edge/edge one about i's edge
+                // point, whose side against j its sign gives.
+                let c = &of_pair[k];
+                let (holder, other, point) = match feature.2 {
+                    1 => (j, i, c.point_j),
+                    _ => (i, j, c.point_i),
                 };
-                if depth > start.max(floor) + tolerance {
+                let o = &self.bodies[other];
+                work += 2 * o.collider.mesh().triangles().len();
+                let not_deeper = work <= SECOND_OPINION_WORK && {
+                    let local = self.bodies[holder].pose.inverse().transform_point(point);
+                    let at = |h: Pose, o: Pose| o.inverse().transform_point(h.transform_point(local));
+                    let sides = o.sides();
+                    let then = sides.depth_inside(at(before(holder), before(other)));
+                    let now = sides.depth_inside(at(self.bodies[holder].pose, o.pose));
+                    // Measured, it is no deeper than it was (to rounding). Not "no deeper than
+                    // the start allows": the start's depth as read may be more than the truth.
+                    matches!((then, now), (Some(then), Some(now)) if now <= then + 1e-6 * tolerance)
+                };
+                if !not_deeper {
                     report.deepening_undone += 1;
                     return true;
                 }
             }
-        }
-        for (pair, feature, depth) in first_read {
-            self.floors.entry(pair).or_default().insert(feature, depth);
         }
         false
     }

@@ -129,15 +129,16 @@ impl<'a> Sides<'a> {
         }
     }
 
-    /// Whether `p` (in the mesh's frame) is inside the solid: the winding number of its
-    /// surface about `p`, times the mesh's sign, above 1/2 (Van Oosterom–Strackee solid
-    /// angles; docs/contact-from-start.md §3). `None` for an open or inconsistently wound mesh,
-    /// whose winding number says nothing. A pass over every triangle.
-    pub fn contains(&self, p: DVec3) -> Option<bool> {
+    /// How deep `p` (in the mesh's frame) is inside the solid: its distance to the surface
+    /// when the winding number of the surface about it, times the mesh's sign, is above 1/2
+    /// (Van Oosterom–Strackee solid angles; docs/contact-from-start.md §3), else 0. `None` for
+    /// an open or inconsistently wound mesh, whose winding number says nothing. One pass over
+    /// every triangle.
+    pub fn depth_inside(&self, p: DVec3) -> Option<f64> {
         if !(self.mesh.stats().is_closed() && self.orientation.consistent) {
             return None;
         }
-        let mut w = 0.0;
+        let (mut w, mut nearest) = (0.0, f64::INFINITY);
         for t in 0..self.mesh.triangles().len() as u32 {
             // A degenerate triangle subtends no angle, but rounding in its triple product
             // against a negative denominator would read ±π.
@@ -148,8 +149,10 @@ impl<'a> Sides<'a> {
             let (la, lb, lc) = (a.length(), b.length(), c.length());
             let den = la * lb * lc + a.dot(b) * lc + b.dot(c) * la + c.dot(a) * lb;
             w += 2.0 * a.dot(b.cross(c)).atan2(den);
+            nearest = nearest.min(crate::geometry::closest_point_on_triangle(DVec3::ZERO, a, b, c).length());
         }
-        Some(self.orientation.sign * w / (4.0 * std::f64::consts::PI) > 0.5)
+        let inside = self.orientation.sign * w / (4.0 * std::f64::consts::PI) > 0.5;
+        Some(if inside { nearest } else { 0.0 })
     }
 
     /// The non-degenerate faces around a vertex, each once: a face is named by its side from
@@ -387,26 +390,43 @@ mod tests {
         }
     }
 
-    /// Inside and outside by winding number: a sphere against the distance to its centre
-    /// (away from its faces), the same sphere wound inward, and an open mesh (no answer).
+    /// Depths inside by winding number: a cube (depth: the distance to the nearest face) and
+    /// the same cube wound inward, at points inside and outside; a sphere against the
+    /// distance to its centre (away from its faces); an open mesh (no answer).
     #[test]
-    fn contains_tells_inside_from_outside() {
-        let sphere = MeshBuilder::new().sphere(Pose::default(), 1.0, 16, 24).build().unwrap();
+    fn depth_inside_reads_the_distance_to_the_surface_inside_only() {
+        let cube = unit_cube();
         let inward =
-            Mesh::new(sphere.vertices().to_vec(), sphere.triangles().iter().map(|&[a, b, c]| [a, c, b]).collect())
-                .unwrap();
-        let (out, inn) = (Sides::new(&sphere, Orientation::of(&sphere)), Sides::new(&inward, Orientation::of(&inward)));
-        // The tessellated sphere lies between radius cos(π/16)·… and 1: test clear of both.
-        for k in 0..200 {
+            Mesh::new(cube.vertices().to_vec(), cube.triangles().iter().map(|&[a, b, c]| [a, c, b]).collect()).unwrap();
+        let (out, inn) = (Sides::new(&cube, Orientation::of(&cube)), Sides::new(&inward, Orientation::of(&inward)));
+        let (lo, hi) = cube.bounds();
+        let (centre, half) = (0.5 * (lo + hi), 0.5 * (hi - lo));
+        for k in 0..300 {
             let f = k as f64;
-            let dir = DVec3::new((1.3 * f).sin(), (0.7 * f).cos(), (0.31 * f).sin()).normalize();
-            for (r, inside) in [(0.1 + 0.8 * (0.37 * f).sin().abs(), true), (1.05 + (0.53 * f).cos().abs(), false)] {
-                assert_eq!(out.contains(dir * r), Some(inside), "r {r}");
-                assert_eq!(inn.contains(dir * r), Some(inside), "inward, r {r}");
+            let u = DVec3::new((1.3 * f).sin(), (0.7 * f + 1.0).cos(), (0.31 * f + 2.0).sin());
+            let p = centre + u * half * 1.6;
+            let q = (p - centre).abs();
+            let inside = q.x < half.x && q.y < half.y && q.z < half.z;
+            if (half - q).abs().min_element() < 1e-6 {
+                continue;
+            }
+            let want = if inside { (half - q).min_element() } else { 0.0 };
+            for sides in [&out, &inn] {
+                let got = sides.depth_inside(p).unwrap();
+                assert!((got - want).abs() < 1e-12, "{p}: {got} against {want}");
             }
         }
+        let sphere = MeshBuilder::new().sphere(Pose::default(), 1.0, 16, 24).build().unwrap();
+        let s = Sides::new(&sphere, Orientation::of(&sphere));
+        for k in 0..100 {
+            let f = k as f64;
+            let dir = DVec3::new((1.3 * f).sin(), (0.7 * f).cos(), (0.31 * f).sin()).normalize();
+            // The tessellated sphere lies between radius 0.97 and 1.
+            assert!(s.depth_inside(dir * (0.1 + 0.8 * (0.37 * f).sin().abs())).unwrap() > 0.0);
+            assert_eq!(s.depth_inside(dir * (1.05 + (0.53 * f).cos().abs())), Some(0.0));
+        }
         let open = Mesh::new(sphere.vertices().to_vec(), sphere.triangles()[..40].to_vec()).unwrap();
-        assert_eq!(Sides::new(&open, Orientation::of(&open)).contains(DVec3::ZERO), None);
+        assert_eq!(Sides::new(&open, Orientation::of(&open)).depth_inside(DVec3::ZERO), None);
     }
 
     #[test]
