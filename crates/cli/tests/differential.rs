@@ -12,35 +12,10 @@ mod corpus;
 mod sides;
 
 use glam::{DQuat, DVec3};
-use mockup_ccd::{ContactKind, Pose, intersects};
+use mockup_ccd::{Pose, intersects};
 use mockup_scene::source::FileSystem;
 use mockup_solver::World;
 use std::path::Path;
-
-/// How deep the point of each contact of a pair in contact from the start (i's vertex or edge
-/// point, or j's vertex) is inside the other part, by brute force (winding number, distance
-/// to every triangle): the features the guarantee speaks of (docs/contact-from-start.md §5).
-fn true_depth(world: &World) -> f64 {
-    world
-        .contacts()
-        .iter()
-        .filter(|c| c.seated)
-        .map(|c| {
-            let (point, other) = match c.kind {
-                ContactKind::FaceVertex | ContactKind::EdgeVertex | ContactKind::VertexVertexForB => {
-                    (c.point_j, c.body_i)
-                }
-                _ => (c.point_i, c.body_j),
-            };
-            let b = world.body(other).unwrap();
-            if sides::winding(b.collider.mesh(), &b.pose, point) > 0.5 {
-                sides::distance_to(b.collider.mesh(), &b.pose, point)
-            } else {
-                0.0
-            }
-        })
-        .fold(0.0, f64::max)
-}
 
 #[test]
 fn a_spider_gear_goes_into_mesh_is_held_and_comes_out() {
@@ -86,7 +61,7 @@ fn a_spider_gear_goes_into_mesh_is_held_and_comes_out() {
     let deeper = at(hi - 0.002);
     for k in 0..10 {
         let r = world.drag(spider, deeper).unwrap();
-        let d = true_depth(&world);
+        let d = sides::seated_contacts_depth(&world);
         assert!(d <= tau, "push {k}: {d} deep ({r:?})");
     }
     let inside = world.body(spider).unwrap().pose;
@@ -100,7 +75,7 @@ fn a_spider_gear_goes_into_mesh_is_held_and_comes_out() {
         r = world.drag(spider, turned).unwrap();
     }
     let angle = world.body(spider).unwrap().pose.rotation.angle_between(inside.rotation);
-    let d = true_depth(&world);
+    let d = sides::seated_contacts_depth(&world);
     assert!(angle < 0.02 && d <= tau, "turned {angle} rad against the teeth, {d} deep ({r:?})");
     // Pulled straight out of mesh: it comes out, nothing interferes anew.
     let back = world.body(spider).unwrap().pose;
@@ -138,10 +113,10 @@ fn a_spider_at_the_urdf_placement_is_held_where_pulling_deepens() {
     }
     let tau = 0.5 * world.settings().repositioning;
     world.drag(spider, urdf).unwrap();
-    let start = true_depth(&world);
+    let start = sides::seated_contacts_depth(&world);
     for k in 1..=8 {
         world.drag(spider, Pose::new(urdf.rotation, urdf.translation + out * (0.0005 * k as f64))).unwrap();
-        let d = true_depth(&world);
+        let d = sides::seated_contacts_depth(&world);
         assert!(d <= start + tau, "pull {k}: {d} deep, {start} at the start");
     }
     let moved = (world.body(spider).unwrap().pose.translation - urdf.translation).dot(out);

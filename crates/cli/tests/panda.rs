@@ -2,8 +2,8 @@
 //! `panda.urdf`; needs `scripts/fetch-real-meshes`): real robot collision hulls, which overlap
 //! at the joints deeper than εb with nothing of the crossing within εb. A finger of the closed
 //! gripper pulled straight out of the hand comes out (docs/contact-from-start.md §3, "A second
-//! opinion"), and nothing interferes anew on the way. With the whole arm it lags for the
-//! first 5 mm (docs/contact-from-start.md §5).
+//! opinion"), and nothing interferes anew on the way. With the whole arm it stops after 5 mm
+//! (docs/contact-from-start.md §5).
 
 #[path = "../../scene/tests/corpus/mod.rs"]
 mod corpus;
@@ -34,8 +34,8 @@ fn a_gripper_finger_pulled_out_of_the_closed_gripper_comes_out() {
     assert!(!crosses(hand, &down(0.02)) && !crosses(other, &down(0.02)));
     // Against the hand alone, whose crossing is out of sight at εb.
     // The finger first: the pair's readings are taken from its first body. (The hand first,
-    // an edge/edge reading of a hand edge's point 0.5 mm inside the finger, where it is 1 µm
-    // inside, still holds it: docs/contact-from-start.md §5.)
+    // an edge/edge reading of a hand edge's point 0.5 mm inside the finger, where it is a few
+    // µm inside, still holds it: docs/contact-from-start.md §5.)
     for order in [[finger, hand]] {
         let mut world = World::new(scene.document.solver.settings(scene.size)).unwrap();
         for k in order {

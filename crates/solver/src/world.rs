@@ -925,10 +925,11 @@ impl World {
 
     /// Whether a pair in contact from the start among `moved`'s got deeper than it may
     /// (docs/contact-from-start.md §3, "A second opinion"): a feature reads deeper than the
-    /// pair's start plus half the interference tolerance, and its point, measured against the
-    /// other part's whole surface, is deeper than it was before the move (when the bodies
-    /// were at `previous`; bodies not in it did not move). Without the measurement (an open
-    /// or inconsistently wound part, or past `SECOND_OPINION_WORK`), the reading decides.
+    /// pair's start plus half the interference tolerance, unless its point, measured against
+    /// the other part's whole surface, was deeper than that before the move (than the pair's
+    /// radius, for an edge/edge reading) and is no deeper after it (the bodies were at
+    /// `previous` before; bodies not in it did not move). Without the measurement (an open or
+    /// inconsistently wound part, or past `SECOND_OPINION_WORK`), the reading decides.
     fn too_deep(&self, moved: &[BodyId], previous: &[(BodyId, Pose)], report: &mut StepReport) -> bool {
         let tolerance = 0.25 * self.settings.repositioning;
         let mut pairs: Vec<(BodyId, BodyId)> = self
@@ -941,15 +942,17 @@ impl World {
         let before = |b: BodyId| previous.iter().find(|&&(x, _)| x == b).map_or(self.bodies[b].pose, |&(_, p)| p);
         let mut work = 0;
         for (i, j) in pairs {
-            let allowed = self.class(i, j).map_or(0.0, |c| c.depth) + tolerance;
+            let class = self.class(i, j);
+            let allowed = class.map_or(0.0, |c| c.depth) + tolerance;
+            let radius = class.map_or(self.settings.breaking, |c| c.radius);
             let of_pair: Vec<ContactPoint> =
                 self.contacts.iter().filter(|c| (c.body_i, c.body_j) == (i, j)).copied().collect();
             for (feature, (_, s, k)) in nearest(&of_pair, self.settings.breaking) {
                 if -s <= allowed {
                     continue;
                 }
-                // A vertex reading is about that vertex; an edge/edge one about i's edge
-                // point, whose side against j its sign gives.
+                // A vertex reading is about that vertex; an edge/edge one about i's edge point,
+                // whose side against j its sign gives.
                 let c = &of_pair[k];
                 let (holder, other, point) = match feature.2 {
                     1 => (j, i, c.point_j),
@@ -957,17 +960,22 @@ impl World {
                 };
                 let o = &self.bodies[other];
                 work += 2 * o.collider.mesh().triangles().len();
-                let not_deeper = work <= SECOND_OPINION_WORK && {
+                let came_up = work <= SECOND_OPINION_WORK && {
                     let local = self.bodies[holder].pose.inverse().transform_point(point);
                     let at = |h: Pose, o: Pose| o.inverse().transform_point(h.transform_point(local));
                     let sides = o.sides();
                     let then = sides.depth_inside(at(before(holder), before(other)));
                     let now = sides.depth_inside(at(self.bodies[holder].pose, o.pose));
-                    // Measured, it is no deeper than it was (to rounding). Not "no deeper than
-                    // the start allows": the start's depth as read may be more than the truth.
-                    matches!((then, now), (Some(then), Some(now)) if now <= then + 1e-6 * tolerance)
+                    // Measured, no deeper now than before the move, and then already deeper
+                    // than the reading may be: a vertex only gets there out of sight of every
+                    // reading, or by an earlier move this let through, and its reading is its
+                    // depth (§2). An edge/edge reading's point is one point of an edge, and the
+                    // closest points slide along it: only one out of sight before, deeper than
+                    // the pair's radius, is let through. Otherwise the reading decides.
+                    let floor = if feature.2 == 2 { radius } else { allowed };
+                    matches!((then, now), (Some(then), Some(now)) if then > floor && now <= then)
                 };
-                if !not_deeper {
+                if !came_up {
                     report.deepening_undone += 1;
                     return true;
                 }

@@ -5,7 +5,7 @@
 
 use glam::DVec3;
 use mockup_ccd::{ContactKind, Mesh, Pose};
-use mockup_solver::ContactPoint;
+use mockup_solver::{ContactPoint, World};
 use std::collections::BTreeMap;
 
 /// The winding number of a closed mesh about `p` (the sum of the solid angles its triangles
@@ -52,4 +52,31 @@ pub fn nearest_readings(contacts: &[ContactPoint], of_i: bool) -> BTreeMap<u32, 
             .or_insert(c);
     }
     nearest
+}
+
+/// How deep the points of the contacts of pairs in contact from the start are inside the other
+/// part, by brute force (winding number, distance to every triangle): i's vertex, j's vertex,
+/// or for an edge/edge contact both edges' closest points. The features the depth guarantee
+/// speaks of (docs/contact-from-start.md §5).
+pub fn seated_contacts_depth(world: &World) -> f64 {
+    let depth = |point: DVec3, other: usize| {
+        let b = world.body(other).unwrap();
+        if winding(b.collider.mesh(), &b.pose, point) > 0.5 {
+            distance_to(b.collider.mesh(), &b.pose, point)
+        } else {
+            0.0
+        }
+    };
+    world
+        .contacts()
+        .iter()
+        .filter(|c| c.seated)
+        .map(|c| match c.kind {
+            ContactKind::FaceVertex | ContactKind::EdgeVertex | ContactKind::VertexVertexForB => {
+                depth(c.point_j, c.body_i)
+            }
+            ContactKind::EdgeEdge => depth(c.point_i, c.body_j).max(depth(c.point_j, c.body_i)),
+            _ => depth(c.point_i, c.body_j),
+        })
+        .fold(0.0, f64::max)
 }
