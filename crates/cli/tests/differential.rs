@@ -13,19 +13,27 @@ mod sides;
 
 use glam::{DQuat, DVec3};
 use mockup_ccd::{Pose, intersects};
+use mockup_scene::LoadedScene;
 use mockup_scene::source::FileSystem;
 use mockup_solver::World;
 use std::path::Path;
 
+/// `scenes/differential.ron` loaded; `None` when pybullet_data is not fetched.
+fn differential() -> Option<LoadedScene> {
+    corpus::pybullet_data("differential")?;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenes/differential.ron");
+    Some(mockup_scene::load(&path, &FileSystem, &mut |_| {}).unwrap())
+}
+
+/// A part's index by name.
+fn part(scene: &LoadedScene, name: &str) -> usize {
+    scene.document.parts.iter().position(|p| p.name == name).unwrap()
+}
+
 #[test]
 fn a_spider_gear_goes_into_mesh_is_held_and_comes_out() {
-    if corpus::pybullet_data("differential").is_none() {
-        return;
-    }
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenes/differential.ron");
-    let scene = mockup_scene::load(&path, &FileSystem, &mut |_| {}).unwrap();
-    let names: Vec<&str> = scene.document.parts.iter().map(|p| p.name.as_str()).collect();
-    let id = |n: &str| names.iter().position(|x| *x == n).unwrap();
+    let Some(scene) = differential() else { return };
+    let id = |n: &str| part(&scene, n);
     let (spider, sides) = (id("spider_a"), [id("side_a"), id("side_b")]);
     let urdf = scene.document.parts[spider].pose.to_pose();
     // The URDF's placement has the spider's teeth 1-2 mm inside the side gears'. Out of
@@ -97,13 +105,8 @@ fn a_spider_gear_goes_into_mesh_is_held_and_comes_out() {
 /// check it would come out through the teeth.
 #[test]
 fn a_spider_at_the_urdf_placement_is_held_where_pulling_deepens() {
-    if corpus::pybullet_data("differential").is_none() {
-        return;
-    }
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenes/differential.ron");
-    let scene = mockup_scene::load(&path, &FileSystem, &mut |_| {}).unwrap();
-    let names: Vec<&str> = scene.document.parts.iter().map(|p| p.name.as_str()).collect();
-    let id = |n: &str| names.iter().position(|x| *x == n).unwrap();
+    let Some(scene) = differential() else { return };
+    let id = |n: &str| part(&scene, n);
     let urdf = scene.document.parts[id("spider_a")].pose.to_pose();
     let out = urdf.rotation * -DVec3::Z;
     let mut world = World::new(scene.document.solver.settings(scene.size)).unwrap();
@@ -134,13 +137,8 @@ fn a_spider_at_the_urdf_placement_is_held_where_pulling_deepens() {
 fn each_gear_vertex_nearest_contact_reads_its_side() {
     use mockup_ccd::mesh::{Orientation, Sides};
     use mockup_solver::ContactPoint;
-    if corpus::pybullet_data("differential").is_none() {
-        return;
-    }
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenes/differential.ron");
-    let scene = mockup_scene::load(&path, &FileSystem, &mut |_| {}).unwrap();
-    let names: Vec<&str> = scene.document.parts.iter().map(|p| p.name.as_str()).collect();
-    let id = |n: &str| names.iter().position(|x| *x == n).unwrap();
+    let Some(scene) = differential() else { return };
+    let id = |n: &str| part(&scene, n);
     let settings = scene.document.solver.settings(scene.size);
     let (radius, touching) = (20.0 * settings.breaking, 1e-3 * settings.repositioning);
     let mut seed = 12345u64;

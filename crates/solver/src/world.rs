@@ -1876,12 +1876,7 @@ fn relative_motion(c: &ContactPoint, slot: &[Option<usize>], frames: &[Frame], d
 /// the largest. Edge/edge contacts farther apart than `band` do not count: each is its own
 /// feature, and two edges far apart say nothing of how deep either is.
 fn penetration(contacts: &[ContactPoint], band: f64) -> f64 {
-    deepest(&nearest(contacts, band))
-}
-
-/// The deepest of the features' nearest readings (`nearest`).
-fn deepest(read: &HashMap<Feature, (f64, f64, usize)>) -> f64 {
-    read.values().map(|&(_, s, _)| (-s).max(0.0)).fold(0.0, f64::max)
+    nearest(contacts, band).values().map(|&(_, s, _)| (-s).max(0.0)).fold(0.0, f64::max)
 }
 
 /// Whether a contact reads a depth: all but edge/edge contacts farther apart than `band`.
