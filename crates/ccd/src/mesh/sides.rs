@@ -120,6 +120,39 @@ impl<'a> Sides<'a> {
         }
     }
 
+    /// Whether an edge is convex: two faces, each bending away behind the other's plane (the
+    /// other face's far corner behind it). Flat, reflex, boundary, non-manifold and fold
+    /// edges are not.
+    pub fn is_convex(&self, e: u32) -> bool {
+        let [f1, f2] = *self.mesh.edge_faces(e) else { return false };
+        if self.is_fold(e) {
+            return false;
+        }
+        let [a, b] = self.mesh.edge(e);
+        let far = |f: u32| self.mesh.triangle(f).into_iter().find(|&v| v != a && v != b);
+        let (Some(c1), Some(c2)) = (far(f1), far(f2)) else { return false };
+        let p = self.mesh.vertex(a);
+        let scale = (self.mesh.vertex(b) - p).length();
+        let behind = |c: u32, f: u32| (self.mesh.vertex(c) - p).dot(self.face_normal(f)) < -1e-12 * scale;
+        behind(c2, f1) && behind(c1, f2)
+    }
+
+    /// Whether `u` (mesh frame, across the edge) is an outward normal of a convex edge: a
+    /// combination of its two faces' outward normals with no negative weight, so the plane
+    /// across `u` through the edge has the whole wedge behind it.
+    pub fn in_normal_cone(&self, e: u32, u: DVec3) -> bool {
+        let [f1, f2] = *self.mesh.edge_faces(e) else { return false };
+        let (n1, n2) = (self.face_normal(f1), self.face_normal(f2));
+        let [p, q] = self.mesh.edge_points(e);
+        let axis = (q - p).normalize_or_zero();
+        let det = n1.cross(n2).dot(axis);
+        if det.abs() < 1e-12 {
+            return false;
+        }
+        let (a, b) = (u.cross(n2).dot(axis) / det, n1.cross(u).dot(axis) / det);
+        a >= -1e-9 && b >= -1e-9
+    }
+
     /// Whether an edge only splits a flat polygon: exactly two faces, in one plane, wound
     /// alike. Crossing it is moving within a face, not meeting an edge.
     pub fn is_flat(&self, e: u32) -> bool {
@@ -337,6 +370,11 @@ mod tests {
         assert!(!sides.edge_outside(e, DVec3::new(0.0, -1.0, 0.0)));
         let n = sides.edge_normal(e);
         assert!((n - DVec3::new(0.0, 1.0, 1.0).normalize()).length() < 1e-12);
+        assert!(sides.is_convex(e));
+        assert!(sides.in_normal_cone(e, DVec3::new(0.0, 1.0, 1.0)) && sides.in_normal_cone(e, DVec3::Z));
+        assert!(!sides.in_normal_cone(e, DVec3::new(0.0, -0.1, 1.0)) && !sides.in_normal_cone(e, -DVec3::Z));
+        // A face's diagonal is flat, not convex.
+        assert!((0..mesh.edges().len() as u32).any(|e| sides.is_flat(e) && !sides.is_convex(e)));
     }
 
     #[test]
@@ -465,5 +503,8 @@ mod tests {
         assert!(sides.edge_outside(e, DVec3::new(1.0, 1.0, 0.0).normalize()));
         assert!(!sides.edge_outside(e, DVec3::new(1.0, -0.2, 0.0).normalize()));
         assert!(!sides.edge_outside(e, DVec3::new(-1.0, -1.0, 0.0).normalize()));
+        assert!(!sides.is_convex(e));
+        let outer = (0..mesh.edges().len() as u32).find(|&e| mesh.edge(e) == [0, 6]).expect("an outer edge");
+        assert!(sides.is_convex(outer));
     }
 }
