@@ -99,7 +99,16 @@ impl ContactPoint {
                 } else {
                     m
                 };
-                (d == DVec3::ZERO || not_inside(side_j, fj, in_j(d.normalize())), n)
+                // Along one of j's faces from its edge, i's point lies in that face's plane
+                // and says nothing: j's point, seen from i's edge, tells whether the edges
+                // have passed each other (a ridge's edge over a box's top edge, §3).
+                let outside = d == DVec3::ZERO
+                    || match side_j.side(Place::Edge(fj), in_j(d.normalize())) {
+                        Side::Inside => false,
+                        Side::Along => side_i.side(Place::Edge(fi), in_i(-d.normalize())) != Side::Inside,
+                        _ => true,
+                    };
+                (outside, n)
             }
             ContactKind::VertexEdge => {
                 (d == DVec3::ZERO || not_inside(side_j, fj, in_j(d.normalize())), to_world_j(side_j.edge_normal(fj)))

@@ -8,6 +8,7 @@ use crate::patch;
 use crate::settings::{NarrowPhase, SolverSettings};
 use glam::{DMat3, DQuat, DVec3};
 use mockup_ccd::broad::{Aabb, BroadPhase};
+use mockup_ccd::geometry::closest_points_segments;
 use mockup_ccd::glide::{GlideBody, GlideOptions, glide_collisions_between};
 use mockup_ccd::mesh::{Orientation, Place, Side, Sides};
 use mockup_ccd::{
@@ -985,10 +986,14 @@ impl World {
     }
 
     /// The right-hand side of a contact's row (docs/solver.md §2; docs/contact-from-start.md
-    /// §3): keep εs, or for a pair in contact from the start never go deeper than its floor.
+    /// §3): keep εs, or for a pair in contact from the start never go deeper than its floor;
+    /// for an edge/edge contact, never deeper than εb/2 either: past εb its reading is gone.
     fn bound(&self, c: &ContactPoint) -> f64 {
         if c.seated {
-            let depth = self.class(c.body_i, c.body_j).map_or(0.0, |p| p.depth);
+            let mut depth = self.class(c.body_i, c.body_j).map_or(0.0, |p| p.depth);
+            if c.kind == ContactKind::EdgeEdge {
+                depth = depth.min(0.5 * self.settings.breaking);
+            }
             (-depth - c.separation).min(0.0)
         } else {
             self.settings.security - c.distance
@@ -1389,7 +1394,9 @@ impl World {
             .zip(&seated)
             .map(|(&(i, j), &seated)| QueryOptions {
                 in_contact: seated.then(|| InContact {
-                    within: self.class(i, j).map_or(s.breaking, |c| c.radius),
+                    // εb, not the pair's radius: a feature pair between the two has no row
+                    // (docs/contact-from-start.md §4).
+                    within: s.breaking,
                     orientation_a: self.bodies[i].orientation,
                     orientation_b: self.bodies[j].orientation,
                 }),
@@ -1806,9 +1813,39 @@ impl World {
             ContactKind::EdgeEdge => {
                 let from_j = look(c.body_j, c.feature_j, c.point_j, w, true);
                 let from_i = look(c.body_i, c.feature_i, c.point_i, -w, false);
-                if from_i.0 == Side::Inside { from_i } else { from_j }
+                let (side, normal) = if from_i.0 == Side::Inside { from_i } else { from_j };
+                // Edges that cross: the surface nearest the motion holds a point, not a whole
+                // edge (slid along one face of a convex edge, the rest of the crossing edge
+                // cuts through the other); the lines' common normal holds the edge (§3).
+                (side, if self.edges_cross(c) { Some(c.normal) } else { normal })
             }
         }
+    }
+
+    /// Whether an edge/edge contact is two convex edges crossing: not parallel, and their
+    /// closest points inside both (at an end, the contact is a corner's, and its lines' normal
+    /// says nothing: two near-parallel rims, one above the other, have a vertical one). A
+    /// reflex edge (a bearing's seat, where the bore meets the shoulder) is no wedge that a
+    /// crossing edge cuts into: a bearing lifting off its seat crosses it.
+    fn edges_cross(&self, c: &ContactPoint) -> bool {
+        // Two convex wedges, each behind the plane across the normal through its edge: the
+        // normal, from j to i, is an outward normal of j's edge and its opposite one of i's.
+        // (Two rims in one plane, a bearing's top flush with its housing's, both have the
+        // plane's normal: their lines passing each other is no crossing.)
+        let outward = |b: BodyId, e: u32, u: DVec3| {
+            let body = &self.bodies[b];
+            body.sides().is_convex(e) && body.sides().in_normal_cone(e, body.pose.inverse().transform_vector(u))
+        };
+        if !(outward(c.body_j, c.feature_j, c.normal) && outward(c.body_i, c.feature_i, -c.normal)) {
+            return false;
+        }
+        let edge = |b: BodyId, e: u32| {
+            self.bodies[b].collider.mesh().edge_points(e).map(|p| self.bodies[b].pose.transform_point(p))
+        };
+        let ([p, q], [r, t]) = (edge(c.body_i, c.feature_i), edge(c.body_j, c.feature_j));
+        let inner = |x: f64| x > 1e-9 && x < 1.0 - 1e-9;
+        let (u, v, _, _) = closest_points_segments(p, q, r, t);
+        (q - p).normalize_or_zero().cross((t - r).normalize_or_zero()).length() > 1e-6 && inner(u) && inner(v)
     }
 
     /// Whether a glide collision of a pair in contact from the start counts: its feature pair
@@ -1824,7 +1861,7 @@ impl World {
             c.feature_b,
             c.normal,
         );
-        if start.distance < self.class(i, j).map_or(self.settings.breaking, |c| c.radius) {
+        if start.distance < self.settings.breaking {
             return false;
         }
         if !(a.orientation.consistent && b.orientation.consistent) {

@@ -690,3 +690,73 @@ fn each_vertex_nearest_seated_contact_reads_its_side() {
         );
     }
 }
+
+/// A box sunk `sunk` εb into a floor, and over it a ridge of the same part: a square bar
+/// along y turned 45° about its axis, its lower edge 2 εb above the box's top, crossing the
+/// box's two top edges along x. Nothing else of the ridge is near the box. Sunk 0.8 εb, the
+/// pair reads its depth and its contacts within 4 εb (§3); sunk 1.5 εb, nothing of the
+/// crossing is within εb and the depth reads 0. `box_first`: the box is the pair's first body
+/// (the one whose edge points are read from the other's edges, §3). Returns the world, the
+/// box, both meshes and the box's start.
+fn box_under_a_ridge(sunk: f64, box_first: bool) -> (World, BodyId, Mesh, Mesh, Pose) {
+    let mut w = world(4.0);
+    let eb = w.settings().breaking;
+    let (half, sunk) = (DVec3::new(0.3, 0.3, 0.2), sunk * eb);
+    let top = 2.0 * half.z - sunk;
+    let bar = 0.1;
+    let ridge = Pose::new(
+        DQuat::from_rotation_y(std::f64::consts::FRAC_PI_4),
+        DVec3::new(0.0, 0.0, top + 2.0 * eb + bar * 2f64.sqrt()),
+    );
+    let fixed = MeshBuilder::new()
+        .cuboid(Pose::from_translation(DVec3::new(0.0, 0.0, -0.5)), DVec3::new(1.5, 1.5, 0.5))
+        .cuboid(ridge, DVec3::new(bar, 1.0, bar))
+        .build()
+        .unwrap();
+    let part = MeshBuilder::new().cuboid(Pose::IDENTITY, half).build().unwrap();
+    let start = Pose::from_translation(DVec3::new(0.0, 0.0, half.z - sunk));
+    let b = if box_first {
+        let b = w.add_body(collider(part.clone()), start, false);
+        w.add_body(collider(fixed.clone()), Pose::IDENTITY, true);
+        b
+    } else {
+        w.add_body(collider(fixed.clone()), Pose::IDENTITY, true);
+        w.add_body(collider(part.clone()), start, false)
+    };
+    assert_eq!(w.intersecting_pairs(), vec![(0, 1)], "the box is sunk in the floor");
+    (w, b, part, fixed, start)
+}
+
+/// Pulled straight up out of the floor, the box meets the ridge: two edge pairs 2 εb apart
+/// at the start, farther than εb, and sunk 0.8 εb nearer than the pair's radius. It stops
+/// there, in one long move or in short ones, its top edges crossing the ridge's by at most
+/// εb/2 (§3), and nothing gets deeper than the pair started plus τ (brute force over samples
+/// of every edge).
+#[test]
+fn a_part_pulled_out_of_a_deep_overlap_stops_at_an_edge_it_meets() {
+    for (sunk, box_first) in [(0.8, false), (1.5, false), (0.8, true), (1.5, true)] {
+        for (step_in_eb, frames) in [(8.0, 4), (0.7, 20)] {
+            let (mut w, b, part, fixed, start) = box_under_a_ridge(sunk, box_first);
+            let eb = w.settings().breaking;
+            let start_depth = vertex_depth(&part, &start, &fixed, &Pose::IDENTITY);
+            assert!((start_depth - sunk * eb).abs() < 1e-9, "{start_depth}");
+            for k in 1..=frames {
+                let up = (step_in_eb * k as f64).min(8.0) * eb;
+                w.drag(b, Pose::from_translation(start.translation + DVec3::Z * up)).unwrap();
+                let depth = vertex_depth(&part, &w.body(b).unwrap().pose, &fixed, &Pose::IDENTITY);
+                assert!(
+                    depth <= start_depth + tau(&w),
+                    "sunk {sunk} εb (box first: {box_first}), steps of {step_in_eb} εb, frame {k}: {depth} deep \
+                     ({} εb up), from {start_depth}",
+                    moved(&w, b, start).z / eb
+                );
+            }
+            let up = moved(&w, b, start).z;
+            assert!(
+                up <= 2.5 * eb + tau(&w),
+                "sunk {sunk} εb ({box_first}), steps of {step_in_eb} εb: up {} εb",
+                up / eb
+            );
+        }
+    }
+}
