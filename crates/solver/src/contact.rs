@@ -88,6 +88,10 @@ impl ContactPoint {
                 (-d.dot(n) >= 0.0, -n)
             }
             ContactKind::EdgeEdge => {
+                // Two convex wedges that cross: which side the lines passed each other on.
+                if let Some(n) = crossing_normal((side_i, pose_i, fi), (side_j, pose_j, fj)) {
+                    return self.signed(d == DVec3::ZERO || d.dot(n) >= 0.0, n);
+                }
                 let [p, q] = side_i.mesh.edge_points(fi).map(|x| pose_i.transform_point(x));
                 let [r, t] = side_j.mesh.edge_points(fj).map(|x| pose_j.transform_point(x));
                 let m = (q - p).cross(t - r).normalize_or_zero();
@@ -99,16 +103,7 @@ impl ContactPoint {
                 } else {
                     m
                 };
-                // Along one of j's faces from its edge, i's point lies in that face's plane
-                // and says nothing: j's point, seen from i's edge, tells whether the edges
-                // have passed each other (a ridge's edge over a box's top edge, §3).
-                let outside = d == DVec3::ZERO
-                    || match side_j.side(Place::Edge(fj), in_j(d.normalize())) {
-                        Side::Inside => false,
-                        Side::Along => side_i.side(Place::Edge(fi), in_i(-d.normalize())) != Side::Inside,
-                        _ => true,
-                    };
-                (outside, n)
+                (d == DVec3::ZERO || not_inside(side_j, fj, in_j(d.normalize())), n)
             }
             ContactKind::VertexEdge => {
                 (d == DVec3::ZERO || not_inside(side_j, fj, in_j(d.normalize())), to_world_j(side_j.edge_normal(fj)))
@@ -134,6 +129,13 @@ impl ContactPoint {
         } else {
             self.normal
         };
+        self
+    }
+
+    /// Signed by `outside`, with the row normal `n` (from j to i, outward).
+    fn signed(mut self, outside: bool, n: DVec3) -> ContactPoint {
+        self.separation = if outside { self.distance } else { -self.distance };
+        self.normal = n;
         self
     }
 
@@ -207,4 +209,41 @@ pub fn feature_pair(
         separation: distance,
         seated: false,
     }
+}
+
+/// How far (radians) the common normal of two crossing edges may be outside an edge's cone of
+/// outward normals and still count as one: a part turned a little off the axes (docs/
+/// contact-from-start.md §3).
+const CONE_SLACK: f64 = 0.05;
+
+/// For two edges (i's `fi`, j's `fj`, each with its sides and pose) that cross as two convex
+/// wedges, their lines' common normal `n`, from j to i: both convex, not parallel, their
+/// closest points inside both, and the plane across `n` between them with each wedge on its
+/// own side (`n` within `CONE_SLACK` of j's outward normals, `−n` of i's). The lines' distance
+/// along `n` is then what keeps the wedges apart: they interpenetrate there exactly when
+/// `(I_i − I_j)·n < 0`. `None` otherwise (docs/contact-from-start.md §3).
+pub fn crossing_normal(
+    (side_i, pose_i, fi): (&Sides, &Pose, u32),
+    (side_j, pose_j, fj): (&Sides, &Pose, u32),
+) -> Option<DVec3> {
+    if !(side_i.orientation.consistent && side_j.orientation.consistent && side_i.is_convex(fi) && side_j.is_convex(fj))
+    {
+        return None;
+    }
+    let [p, q] = side_i.mesh.edge_points(fi).map(|x| pose_i.transform_point(x));
+    let [r, t] = side_j.mesh.edge_points(fj).map(|x| pose_j.transform_point(x));
+    let m = (q - p).normalize_or_zero().cross((t - r).normalize_or_zero());
+    if m.length() <= 1e-6 {
+        return None;
+    }
+    let (u, v, _, _) = closest_points_segments(p, q, r, t);
+    let inner = |x: f64| x > 1e-9 && x < 1.0 - 1e-9;
+    if !(inner(u) && inner(v)) {
+        return None;
+    }
+    let m = m.normalize();
+    let outward = |sides: &Sides, pose: &Pose, e: u32, n: DVec3| {
+        sides.in_normal_cone(e, pose.inverse().transform_vector(n), CONE_SLACK)
+    };
+    [m, -m].into_iter().find(|&n| outward(side_j, pose_j, fj, n) && outward(side_i, pose_i, fi, -n))
 }

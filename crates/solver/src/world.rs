@@ -8,7 +8,6 @@ use crate::patch;
 use crate::settings::{NarrowPhase, SolverSettings};
 use glam::{DMat3, DQuat, DVec3};
 use mockup_ccd::broad::{Aabb, BroadPhase};
-use mockup_ccd::geometry::closest_points_segments;
 use mockup_ccd::glide::{GlideBody, GlideOptions, glide_collisions_between};
 use mockup_ccd::mesh::{Orientation, Place, Side, Sides};
 use mockup_ccd::{
@@ -1822,30 +1821,12 @@ impl World {
         }
     }
 
-    /// Whether an edge/edge contact is two convex edges crossing: not parallel, and their
-    /// closest points inside both (at an end, the contact is a corner's, and its lines' normal
-    /// says nothing: two near-parallel rims, one above the other, have a vertical one). A
-    /// reflex edge (a bearing's seat, where the bore meets the shoulder) is no wedge that a
-    /// crossing edge cuts into: a bearing lifting off its seat crosses it.
+    /// Whether an edge/edge contact is two convex wedges crossing (`contact::crossing_normal`:
+    /// not a bearing's rim flush with its housing's, whose wedges lie on one side of their
+    /// lines' common normal).
     fn edges_cross(&self, c: &ContactPoint) -> bool {
-        // Two convex wedges, each behind the plane across the normal through its edge: the
-        // normal, from j to i, is an outward normal of j's edge and its opposite one of i's.
-        // (Two rims in one plane, a bearing's top flush with its housing's, both have the
-        // plane's normal: their lines passing each other is no crossing.)
-        let outward = |b: BodyId, e: u32, u: DVec3| {
-            let body = &self.bodies[b];
-            body.sides().is_convex(e) && body.sides().in_normal_cone(e, body.pose.inverse().transform_vector(u))
-        };
-        if !(outward(c.body_j, c.feature_j, c.normal) && outward(c.body_i, c.feature_i, -c.normal)) {
-            return false;
-        }
-        let edge = |b: BodyId, e: u32| {
-            self.bodies[b].collider.mesh().edge_points(e).map(|p| self.bodies[b].pose.transform_point(p))
-        };
-        let ([p, q], [r, t]) = (edge(c.body_i, c.feature_i), edge(c.body_j, c.feature_j));
-        let inner = |x: f64| x > 1e-9 && x < 1.0 - 1e-9;
-        let (u, v, _, _) = closest_points_segments(p, q, r, t);
-        (q - p).normalize_or_zero().cross((t - r).normalize_or_zero()).length() > 1e-6 && inner(u) && inner(v)
+        let (a, b) = (&self.bodies[c.body_i], &self.bodies[c.body_j]);
+        contact::crossing_normal((&a.sides(), &a.pose, c.feature_i), (&b.sides(), &b.pose, c.feature_j)).is_some()
     }
 
     /// Whether a glide collision of a pair in contact from the start counts: its feature pair

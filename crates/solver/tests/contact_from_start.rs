@@ -691,6 +691,67 @@ fn each_vertex_nearest_seated_contact_reads_its_side() {
     }
 }
 
+/// Boxes resting on a floor or sunk up to 0.8 εb in it, pulled up 8 εb (in steps of 0.7 εb,
+/// one frame each, with a small turn asked for) under a square bar of the same part turned
+/// 1°–89° about its axis (0° or 90° in one case in ten), its lowest edge 2 εb above the box's top, shifted sideways up to
+/// 4 εb, the box turned up to 0.3 rad about the vertical, either body first: the bar's edge
+/// crosses the box's top edges, off the axes. Nothing gets deeper than the start plus τ
+/// (brute force over samples of every edge, at every frame). Before the crossing wedges'
+/// rules (docs/contact-from-start.md §3), 36 of these 60 passed through the bar.
+#[test]
+fn random_ridges_over_a_rising_box_hold_it() {
+    let mut rng = Rng::new(7);
+    for case in 0..60 {
+        let mut w = world(4.0);
+        let eb = w.settings().breaking;
+        let sunk = [0.0, 0.3, 0.8][case % 3] * eb;
+        let half = DVec3::new(0.3, 0.3, 0.2);
+        let top = 2.0 * half.z - sunk;
+        // Lined up with the box's faces in one case in ten.
+        let degrees = match case % 10 {
+            0 => 90.0 * (case % 20 / 10) as f64,
+            _ => 45.0 + 44.0 * rng.next(),
+        };
+        let turned = DQuat::from_rotation_y(degrees.to_radians());
+        let bar = DVec3::new(0.1, 1.0, 0.1);
+        let lowest = [-1.0, 1.0]
+            .into_iter()
+            .flat_map(|x| [-1.0, 1.0].map(|z| (turned * DVec3::new(x * bar.x, 0.0, z * bar.z)).z))
+            .fold(f64::INFINITY, f64::min);
+        let ridge = Pose::new(turned, DVec3::new(4.0 * eb * rng.next(), 0.0, top + 2.0 * eb - lowest));
+        let fixed = MeshBuilder::new()
+            .cuboid(Pose::from_translation(DVec3::new(0.0, 0.0, -0.5)), DVec3::new(1.5, 1.5, 0.5))
+            .cuboid(ridge, bar)
+            .build()
+            .unwrap();
+        let part = MeshBuilder::new().cuboid(Pose::IDENTITY, half).build().unwrap();
+        let yaw = DQuat::from_rotation_z(0.3 * rng.next());
+        let start = Pose::new(yaw, DVec3::new(0.0, 0.0, half.z - sunk));
+        let b = if case % 2 == 0 {
+            let b = w.add_body(collider(part.clone()), start, false);
+            w.add_body(collider(fixed.clone()), Pose::IDENTITY, true);
+            b
+        } else {
+            w.add_body(collider(fixed.clone()), Pose::IDENTITY, true);
+            w.add_body(collider(part.clone()), start, false)
+        };
+        let start_depth = vertex_depth(&part, &start, &fixed, &Pose::IDENTITY);
+        let turn = DQuat::from_axis_angle(rng.vec().try_normalize().unwrap_or(DVec3::X), 0.01 * rng.next());
+        for k in 1..=12 {
+            let up = (0.7 * k as f64).min(8.0) * eb;
+            w.drag(b, Pose::new(turn * yaw, start.translation + DVec3::Z * up)).unwrap();
+            let depth = vertex_depth(&part, &w.body(b).unwrap().pose, &fixed, &Pose::IDENTITY);
+            assert!(
+                depth <= start_depth + tau(&w),
+                "case {case} (sunk {} εb), frame {k}: {} εb deep, from {} εb",
+                sunk / eb,
+                depth / eb,
+                start_depth / eb
+            );
+        }
+    }
+}
+
 /// A box sunk `sunk` εb into a floor, and over it a ridge of the same part: a square bar
 /// along y turned 45° about its axis, its lower edge 2 εb above the box's top, crossing the
 /// box's two top edges along x. Nothing else of the ridge is near the box. Sunk 0.8 εb, the

@@ -137,20 +137,22 @@ impl<'a> Sides<'a> {
         behind(c2, f1) && behind(c1, f2)
     }
 
-    /// Whether `u` (mesh frame, across the edge) is an outward normal of a convex edge: a
-    /// combination of its two faces' outward normals with no negative weight, so the plane
-    /// across `u` through the edge has the whole wedge behind it.
-    pub fn in_normal_cone(&self, e: u32, u: DVec3) -> bool {
+    /// Whether `u` (mesh frame), seen across the edge, is within `slack` radians of an outward
+    /// normal of a convex edge: a combination of its two faces' outward normals with no
+    /// negative weight, so that the plane across it through the edge has the whole wedge
+    /// behind it. Outside that cone, the nearest outward normal is one of the faces'.
+    pub fn in_normal_cone(&self, e: u32, u: DVec3, slack: f64) -> bool {
         let [f1, f2] = *self.mesh.edge_faces(e) else { return false };
         let (n1, n2) = (self.face_normal(f1), self.face_normal(f2));
         let [p, q] = self.mesh.edge_points(e);
         let axis = (q - p).normalize_or_zero();
         let det = n1.cross(n2).dot(axis);
+        let Some(u) = (u - axis * u.dot(axis)).try_normalize() else { return false };
         if det.abs() < 1e-12 {
             return false;
         }
         let (a, b) = (u.cross(n2).dot(axis) / det, n1.cross(u).dot(axis) / det);
-        a >= -1e-9 && b >= -1e-9
+        (a >= -1e-12 && b >= -1e-12) || u.angle_between(n1).min(u.angle_between(n2)) <= slack
     }
 
     /// Whether an edge only splits a flat polygon: exactly two faces, in one plane, wound
@@ -371,8 +373,13 @@ mod tests {
         let n = sides.edge_normal(e);
         assert!((n - DVec3::new(0.0, 1.0, 1.0).normalize()).length() < 1e-12);
         assert!(sides.is_convex(e));
-        assert!(sides.in_normal_cone(e, DVec3::new(0.0, 1.0, 1.0)) && sides.in_normal_cone(e, DVec3::Z));
-        assert!(!sides.in_normal_cone(e, DVec3::new(0.0, -0.1, 1.0)) && !sides.in_normal_cone(e, -DVec3::Z));
+        assert!(sides.in_normal_cone(e, DVec3::new(0.0, 1.0, 1.0), 0.0) && sides.in_normal_cone(e, DVec3::Z, 0.0));
+        assert!(!sides.in_normal_cone(e, DVec3::new(0.0, -0.1, 1.0), 0.0) && !sides.in_normal_cone(e, -DVec3::Z, 0.0));
+        // 0.0997 rad past the top face's normal: within a slack of 0.1, not of 0.09.
+        assert!(sides.in_normal_cone(e, DVec3::new(0.0, -0.1, 1.0), 0.1));
+        assert!(!sides.in_normal_cone(e, DVec3::new(0.0, -0.1, 1.0), 0.09));
+        // Along the edge does not count.
+        assert!(sides.in_normal_cone(e, DVec3::new(5.0, 1.0, 1.0), 0.0));
         // A face's diagonal is flat, not convex.
         assert!((0..mesh.edges().len() as u32).any(|e| sides.is_flat(e) && !sides.is_convex(e)));
     }
