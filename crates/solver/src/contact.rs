@@ -2,7 +2,7 @@
 
 use glam::DVec3;
 use mockup_ccd::geometry::{closest_point_on_triangle, closest_points_segments};
-use mockup_ccd::mesh::{Place, Side, Sides};
+use mockup_ccd::mesh::{Place, Side, Sides, crossing_normal};
 use mockup_ccd::{Collider, ContactKind, Pose, ProximityPair};
 
 /// Index of a body in its world.
@@ -209,41 +209,4 @@ pub fn feature_pair(
         separation: distance,
         seated: false,
     }
-}
-
-/// How far (radians) the common normal of two crossing edges may be outside an edge's cone of
-/// outward normals and still count as one: a part turned a little off the axes (docs/
-/// contact-from-start.md §3).
-const CONE_SLACK: f64 = 0.05;
-
-/// For two edges (i's `fi`, j's `fj`, each with its sides and pose) that cross as two convex
-/// wedges, their lines' common normal `n`, from j to i: both convex, not parallel, their
-/// closest points inside both, and the plane across `n` between them with each wedge on its
-/// own side (`n` within `CONE_SLACK` of j's outward normals, `−n` of i's). The lines' distance
-/// along `n` is then what keeps the wedges apart: they interpenetrate there exactly when
-/// `(I_i − I_j)·n < 0`. `None` otherwise (docs/contact-from-start.md §3).
-pub fn crossing_normal(
-    (side_i, pose_i, fi): (&Sides, &Pose, u32),
-    (side_j, pose_j, fj): (&Sides, &Pose, u32),
-) -> Option<DVec3> {
-    if !(side_i.orientation.consistent && side_j.orientation.consistent && side_i.is_convex(fi) && side_j.is_convex(fj))
-    {
-        return None;
-    }
-    let [p, q] = side_i.mesh.edge_points(fi).map(|x| pose_i.transform_point(x));
-    let [r, t] = side_j.mesh.edge_points(fj).map(|x| pose_j.transform_point(x));
-    let m = (q - p).normalize_or_zero().cross((t - r).normalize_or_zero());
-    if m.length() <= 1e-6 {
-        return None;
-    }
-    let (u, v, _, _) = closest_points_segments(p, q, r, t);
-    let inner = |x: f64| x > 1e-9 && x < 1.0 - 1e-9;
-    if !(inner(u) && inner(v)) {
-        return None;
-    }
-    let m = m.normalize();
-    let outward = |sides: &Sides, pose: &Pose, e: u32, n: DVec3| {
-        sides.in_normal_cone(e, pose.inverse().transform_vector(n), CONE_SLACK)
-    };
-    [m, -m].into_iter().find(|&n| outward(side_j, pose_j, fj, n) && outward(side_i, pose_i, fi, -n))
 }

@@ -9,7 +9,7 @@ use crate::settings::{NarrowPhase, SolverSettings};
 use glam::{DMat3, DQuat, DVec3};
 use mockup_ccd::broad::{Aabb, BroadPhase};
 use mockup_ccd::glide::{GlideBody, GlideOptions, glide_collisions_between};
-use mockup_ccd::mesh::{Orientation, Place, Side, Sides};
+use mockup_ccd::mesh::{Orientation, Place, Side, Sides, crossing_normal};
 use mockup_ccd::{
     Collider, Contact, ContactKind, Counters, FirstContact, InContact, Motion, NearTrianglePairs, Pose, QueryBudget,
     QueryOptions, Screw, Suspended, contacts_within, first_contact_suspendable, intersects, proximity, proximity_among,
@@ -1821,12 +1821,12 @@ impl World {
         }
     }
 
-    /// Whether an edge/edge contact is two convex wedges crossing (`contact::crossing_normal`:
+    /// Whether an edge/edge contact is two convex wedges crossing (`mesh::crossing_normal`:
     /// not a bearing's rim flush with its housing's, whose wedges lie on one side of their
     /// lines' common normal).
     fn edges_cross(&self, c: &ContactPoint) -> bool {
         let (a, b) = (&self.bodies[c.body_i], &self.bodies[c.body_j]);
-        contact::crossing_normal((&a.sides(), &a.pose, c.feature_i), (&b.sides(), &b.pose, c.feature_j)).is_some()
+        crossing_normal((&a.sides(), &a.pose, c.feature_i), (&b.sides(), &b.pose, c.feature_j)).is_some()
     }
 
     /// Whether a glide collision of a pair in contact from the start counts: its feature pair

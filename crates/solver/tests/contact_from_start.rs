@@ -821,3 +821,33 @@ fn a_part_pulled_out_of_a_deep_overlap_stops_at_an_edge_it_meets() {
         }
     }
 }
+
+/// The box under the ridge rises at 45° across it, parallel to one of the ridge's lower
+/// faces: at the crossing, the box's top edge moves along its side face and the ridge's edge
+/// along that lower face, so neither edge's side at the contact point says "entering". The
+/// crossing's common normal does (docs/contact-from-start.md §4): the box stops there.
+#[test]
+fn a_part_rising_along_a_ridges_face_stops_at_its_edge() {
+    for (sunk, box_first) in [(0.0, false), (0.8, false), (0.8, true), (1.5, true)] {
+        for sideways in [1.0, -1.0] {
+            for (step_in_eb, frames) in [(8.0, 4), (0.7, 20)] {
+                let (mut w, b, part, fixed, start) = box_under_a_ridge(sunk, box_first);
+                let eb = w.settings().breaking;
+                let start_depth = vertex_depth(&part, &start, &fixed, &Pose::IDENTITY);
+                for k in 1..=frames {
+                    let d = (step_in_eb * k as f64).min(8.0) * eb;
+                    w.drag(b, Pose::from_translation(start.translation + DVec3::new(sideways * d, 0.0, d))).unwrap();
+                    let depth = vertex_depth(&part, &w.body(b).unwrap().pose, &fixed, &Pose::IDENTITY);
+                    assert!(
+                        depth <= start_depth + tau(&w),
+                        "sunk {sunk} εb ({box_first}), x {sideways}, steps of {step_in_eb} εb, frame {k}: {} εb \
+                         deep ({} εb up), from {} εb",
+                        depth / eb,
+                        moved(&w, b, start).z / eb,
+                        start_depth / eb
+                    );
+                }
+            }
+        }
+    }
+}

@@ -4,7 +4,7 @@ mod primitives;
 mod sides;
 
 pub use primitives::MeshBuilder;
-pub use sides::{Orientation, Place, Side, Sides};
+pub use sides::{CONE_SLACK, Orientation, Place, Side, Sides, crossing_normal};
 
 use glam::DVec3;
 use thiserror::Error;

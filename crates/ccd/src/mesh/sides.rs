@@ -2,6 +2,8 @@
 //! crossing into a part from one out of it.
 
 use super::Mesh;
+use crate::Pose;
+use crate::geometry::closest_points_segments;
 use glam::DVec3;
 
 /// A unit direction whose cosine with a face's normal is below this runs along the face.
@@ -338,6 +340,43 @@ impl<'a> Sides<'a> {
             }
         }
     }
+}
+
+/// How far (radians) the common normal of two crossing edges may be outside an edge's cone of
+/// outward normals and still count as one: a part turned a little off the axes (docs/
+/// contact-from-start.md §3).
+pub const CONE_SLACK: f64 = 0.05;
+
+/// For two edges (i's `fi`, j's `fj`, each with its sides and pose) that cross as two convex
+/// wedges, their lines' common normal `n`, from j to i: both convex, not parallel, their
+/// closest points inside both, and the plane across `n` between them with each wedge on its
+/// own side (`n` within `CONE_SLACK` of j's outward normals, `−n` of i's). The lines' distance
+/// along `n` is then what keeps the wedges apart: they interpenetrate there exactly when
+/// `(I_i − I_j)·n < 0`. `None` otherwise (docs/contact-from-start.md §3).
+pub fn crossing_normal(
+    (side_i, pose_i, fi): (&Sides, &Pose, u32),
+    (side_j, pose_j, fj): (&Sides, &Pose, u32),
+) -> Option<DVec3> {
+    if !(side_i.orientation.consistent && side_j.orientation.consistent && side_i.is_convex(fi) && side_j.is_convex(fj))
+    {
+        return None;
+    }
+    let [p, q] = side_i.mesh.edge_points(fi).map(|x| pose_i.transform_point(x));
+    let [r, t] = side_j.mesh.edge_points(fj).map(|x| pose_j.transform_point(x));
+    let m = (q - p).normalize_or_zero().cross((t - r).normalize_or_zero());
+    if m.length() <= 1e-6 {
+        return None;
+    }
+    let (u, v, _, _) = closest_points_segments(p, q, r, t);
+    let inner = |x: f64| x > 1e-9 && x < 1.0 - 1e-9;
+    if !(inner(u) && inner(v)) {
+        return None;
+    }
+    let m = m.normalize();
+    let outward = |sides: &Sides, pose: &Pose, e: u32, n: DVec3| {
+        sides.in_normal_cone(e, pose.inverse().transform_vector(n), CONE_SLACK)
+    };
+    [m, -m].into_iter().find(|&n| outward(side_j, pose_j, fj, n) && outward(side_i, pose_i, fi, -n))
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use super::{Contact, ContactKind, Counted, Counters, QueryOptions};
 use crate::bvh::{CullMotion, IntervalMotion};
 use crate::elementary::{Hit, Roots, Tolerance, edge_edge_roots, face_vertex_roots, vertex_face_roots};
 use crate::geometry::{closest_point_on_triangle, closest_points_segments};
-use crate::mesh::{NONE, Orientation, Place, Sides};
+use crate::mesh::{NONE, Orientation, Place, Sides, crossing_normal};
 use crate::{Collider, Mesh, Motion, Pose, RelativeMotion, Screw};
 use glam::DVec3;
 use std::collections::HashMap;
@@ -749,6 +749,12 @@ impl<'a> Sweep<'a> {
                     let s = ((on_a - pa).dot(qa - pa) / (qa - pa).length_squared()).clamp(0.0, 1.0);
                     let path = self.st.screw.point_poly(start.transform_point(pa + s * (qa - pa)));
                     let dir = self.velocity(&self.st.screw, &path, h.z);
+                    // Two convex wedges crossing: they interpenetrate past the contact exactly
+                    // when they approach along their lines' common normal, whichever way either
+                    // point runs along a face (docs/contact-from-start.md §4).
+                    if let Some(n) = crossing_normal((&sa, &a_now, ea), (&sb, &Pose::IDENTITY, eb)) {
+                        return dir.dot(n) < -1e-9 * dir.length();
+                    }
                     let tol = self.place_tol();
                     enters(&sb, sb.place_on_edge(eb, h.point, tol), dir)
                         || enters(&sa, sa.place_on_edge(ea, on_a, tol), -a_now.inverse().transform_vector(dir))
