@@ -2,7 +2,7 @@
 
 use glam::DVec3;
 use mockup_ccd::geometry::{closest_point_on_triangle, closest_points_segments};
-use mockup_ccd::mesh::{CONE_SLACK, Place, Side, Sides, crossing_normal};
+use mockup_ccd::mesh::{Place, Side, Sides, crossing_normal};
 use mockup_ccd::{Collider, ContactKind, Pose, ProximityPair};
 
 /// Index of a body in its world.
@@ -89,46 +89,21 @@ impl ContactPoint {
             }
             ContactKind::EdgeEdge => {
                 // Two convex wedges that cross: which side the lines passed each other on.
-                let crossing = crossing_normal((side_i, pose_i, fi), (side_j, pose_j, fj));
-                let (outside, n) = match crossing {
-                    Some(n) => (d == DVec3::ZERO || d.dot(n) >= 0.0, n),
-                    None => {
-                        let [p, q] = side_i.mesh.edge_points(fi).map(|x| pose_i.transform_point(x));
-                        let [r, t] = side_j.mesh.edge_points(fj).map(|x| pose_j.transform_point(x));
-                        let m = (q - p).cross(t - r).normalize_or_zero();
-                        let out = to_world_j(side_j.edge_normal(fj));
-                        let n = if m == DVec3::ZERO {
-                            out
-                        } else if m.dot(out) < 0.0 {
-                            -m
-                        } else {
-                            m
-                        };
-                        (d == DVec3::ZERO || not_inside(side_j, fj, in_j(d.normalize())), n)
-                    }
+                if let Some(n) = crossing_normal((side_i, pose_i, fi), (side_j, pose_j, fj)) {
+                    return self.signed(d == DVec3::ZERO || d.dot(n) >= 0.0, n);
+                }
+                let [p, q] = side_i.mesh.edge_points(fi).map(|x| pose_i.transform_point(x));
+                let [r, t] = side_j.mesh.edge_points(fj).map(|x| pose_j.transform_point(x));
+                let m = (q - p).cross(t - r).normalize_or_zero();
+                let out = to_world_j(side_j.edge_normal(fj));
+                let n = if m == DVec3::ZERO {
+                    out
+                } else if m.dot(out) < 0.0 {
+                    -m
+                } else {
+                    m
                 };
-                // Read shallower where the lines' distance overstates it: two walls crossing
-                // overlap in the sliver between them; i's point, read by j's side, is as deep
-                // as it is behind j's nearer face.
-                if !outside {
-                    let walls = sliver((side_i, pose_i, fi, self.point_i), (side_j, pose_j, fj, self.point_j));
-                    let point = if crossing.is_none() { depth_in_wedge((side_j, pose_j, fj), d) } else { None };
-                    let shallower = match (walls, point) {
-                        (Some(a), Some(b)) => Some(if a.0 <= b.0 { a } else { b }),
-                        (a, b) => a.or(b),
-                    };
-                    if let Some((depth, normal)) = shallower
-                        && depth < self.distance
-                    {
-                        self.separation = -depth;
-                        self.normal = normal;
-                        return self;
-                    }
-                }
-                if crossing.is_some() {
-                    return self.signed(outside, n);
-                }
-                (outside, n)
+                (d == DVec3::ZERO || not_inside(side_j, fj, in_j(d.normalize())), n)
             }
             ContactKind::VertexEdge => {
                 (d == DVec3::ZERO || not_inside(side_j, fj, in_j(d.normalize())), to_world_j(side_j.edge_normal(fj)))
@@ -169,67 +144,6 @@ impl ContactPoint {
         (self.body_i, self.body_j, self.kind, self.feature_i, self.feature_j)
             == (o.body_i, o.body_j, o.kind, o.feature_i, o.feature_j)
     }
-}
-
-/// How deep a point `d` from j's convex edge `fj` (world frame) is inside the edge's wedge:
-/// its distance behind the nearer of the edge's two face planes (0 if in front of either),
-/// with that face's outward normal, along which the point comes out. `None` for an edge that
-/// is not convex (docs/contact-from-start.md §3, "A point read by an edge's side").
-fn depth_in_wedge((side_j, pose_j, fj): (&Sides, &Pose, u32), d: DVec3) -> Option<(f64, DVec3)> {
-    if !side_j.is_convex(fj) {
-        return None;
-    }
-    side_j
-        .mesh
-        .edge_faces(fj)
-        .iter()
-        .map(|&f| pose_j.transform_vector(side_j.face_normal(f)))
-        .map(|n| ((-d.dot(n)).max(0.0), n))
-        .min_by(|a, b| a.0.total_cmp(&b.0))
-}
-
-/// How deep two convex edges that cross can be where each has a face along their lines'
-/// common normal `m` (a wall): `min(A, B) · sin α`, the deepest point of the sliver between the
-/// two walls before either edge ends (`A`, `B` from the closest points `x_i`, `x_j` along each
-/// edge to its end behind the other's wall, `α` the edges' angle), with the row normal (from
-/// j to i) of the nearer end's corner: j's wall normal when i's end is nearer, minus i's
-/// otherwise. `None` when either edge is not convex or has no wall, the edges are parallel, or
-/// the closest points are at an end (docs/contact-from-start.md §3, "Two walls crossing").
-fn sliver(
-    (side_i, pose_i, fi, x_i): (&Sides, &Pose, u32, DVec3),
-    (side_j, pose_j, fj, x_j): (&Sides, &Pose, u32, DVec3),
-) -> Option<(f64, DVec3)> {
-    if !(side_i.is_convex(fi) && side_j.is_convex(fj)) {
-        return None;
-    }
-    let [p, q] = side_i.mesh.edge_points(fi).map(|x| pose_i.transform_point(x));
-    let [r, t] = side_j.mesh.edge_points(fj).map(|x| pose_j.transform_point(x));
-    let m = (q - p).normalize_or_zero().cross((t - r).normalize_or_zero());
-    let sin = m.length();
-    if sin <= 1e-6 {
-        return None;
-    }
-    let (u, v, _, _) = closest_points_segments(p, q, r, t);
-    if !(u > 1e-9 && u < 1.0 - 1e-9 && v > 1e-9 && v < 1.0 - 1e-9) {
-        return None;
-    }
-    let m = m / sin;
-    let wall = |sides: &Sides, pose: &Pose, e: u32| {
-        sides
-            .mesh
-            .edge_faces(e)
-            .iter()
-            .map(|&f| pose.transform_vector(sides.face_normal(f)))
-            .filter(|w| w.dot(m).abs() <= CONE_SLACK.sin())
-            .min_by(|a, b| a.dot(m).abs().total_cmp(&b.dot(m).abs()))
-    };
-    let (wall_i, wall_j) = (wall(side_i, pose_i, fi)?, wall(side_j, pose_j, fj)?);
-    // From the crossing to the end of the edge that lies behind the other part's wall.
-    let reach = |x: DVec3, a: DVec3, b: DVec3, other_wall: DVec3| {
-        if (b - a).dot(other_wall) < 0.0 { (b - x).length() } else { (x - a).length() }
-    };
-    let (reach_i, reach_j) = (reach(x_i, p, q, wall_j), reach(x_j, r, t, wall_i));
-    Some(if reach_i <= reach_j { (reach_i * sin, wall_j) } else { (reach_j * sin, -wall_i) })
 }
 
 /// The closest points of one feature pair at the given poses, as a contact (the features of

@@ -429,6 +429,10 @@ struct PairReading {
 const TRAVERSAL_PIECE: usize = 4096;
 const READING_PIECE: usize = 4096;
 
+/// An edge whose faces are within this angle (radians, 1°) of one plane is read as flat by a
+/// seated pair's edge/edge readings (docs/contact-from-start.md §3, "Nearly flat edges").
+const NEARLY_FLAT: f64 = 0.017_453_292_519_943_295;
+
 /// Readings deeper than their pair's start allows get a second opinion, two passes over the
 /// other part's triangles each, while the triangles passed over in a move stay within this
 /// (about 10 ms at some 50 ns a triangle); past it the reading decides
@@ -888,9 +892,16 @@ impl World {
         for c in &mut contacts[first..] {
             *c = c.seated((&sa, &a.pose), (&sb, &b.pose), touching);
         }
-        // Edges inside flat polygons are no edges of the solids (docs/contact-from-start.md §3).
+        // Edges inside flat polygons are no edges of the solids (docs/contact-from-start.md §3),
+        // and an edge all but flat is no edge to read a crossing at: another edge passing it
+        // passes through a face, read at that edge's ends and at the face's real edges.
         let flat = |c: &ContactPoint| match c.kind {
-            ContactKind::EdgeEdge => sa.is_flat(c.feature_i) || sb.is_flat(c.feature_j),
+            ContactKind::EdgeEdge => {
+                sa.is_flat(c.feature_i)
+                    || sb.is_flat(c.feature_j)
+                    || sa.is_nearly_flat(c.feature_i, NEARLY_FLAT)
+                    || sb.is_nearly_flat(c.feature_j, NEARLY_FLAT)
+            }
             ContactKind::VertexEdge => sb.is_flat(c.feature_j),
             ContactKind::EdgeVertex => sa.is_flat(c.feature_i),
             _ => false,

@@ -166,6 +166,15 @@ impl<'a> Sides<'a> {
         }
     }
 
+    /// Whether an edge's two faces are within `angle` (radians) of one plane, wound alike: all
+    /// but flat, a facet edge of a finely tessellated or numerically noisy flat face.
+    pub fn is_nearly_flat(&self, e: u32, angle: f64) -> bool {
+        match *self.mesh.edge_faces(e) {
+            [f1, f2] => self.face_normal(f1).dot(self.face_normal(f2)) >= angle.cos(),
+            _ => false,
+        }
+    }
+
     /// How deep `p` (in the mesh's frame) is inside the solid: its distance to the surface
     /// when the winding number of the surface about it, times the mesh's sign, is above 1/2
     /// (Van Oosterom–Strackee solid angles; docs/contact-from-start.md §3), else 0. `None` for
