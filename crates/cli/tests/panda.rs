@@ -36,8 +36,8 @@ fn a_gripper_finger_pulled_out_of_the_closed_gripper_comes_out() {
     // Against the hand alone, whose crossing is out of sight at εb, in either order (the
     // pair's readings are taken from its first body). The hand first, an edge/edge reading
     // put a hand edge's point 0.5 mm inside the finger, where it is 3 µm behind the finger's
-    // face; that hand edge is all but flat (its faces 0.24° apart), and such an edge is read
-    // as flat (docs/contact-from-start.md §3, "Nearly flat edges").
+    // face; that hand edge is all but flat (its faces 0.24° apart) and not convex, and such an
+    // edge is read as flat (docs/contact-from-start.md §3, "Nearly flat edges").
     for order in [[finger, hand], [hand, finger]] {
         let mut world = World::new(scene.document.solver.settings(scene.size)).unwrap();
         for k in order {

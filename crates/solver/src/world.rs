@@ -893,14 +893,14 @@ impl World {
             *c = c.seated((&sa, &a.pose), (&sb, &b.pose), touching);
         }
         // Edges inside flat polygons are no edges of the solids (docs/contact-from-start.md §3),
-        // and an edge all but flat is no edge to read a crossing at: another edge passing it
-        // passes through a face, read at that edge's ends and at the face's real edges.
+        // nor is an edge all but flat where it does not cross the other as two convex wedges:
+        // its side read at one point says nothing of the depth there.
         let flat = |c: &ContactPoint| match c.kind {
             ContactKind::EdgeEdge => {
                 sa.is_flat(c.feature_i)
                     || sb.is_flat(c.feature_j)
-                    || sa.is_nearly_flat(c.feature_i, NEARLY_FLAT)
-                    || sb.is_nearly_flat(c.feature_j, NEARLY_FLAT)
+                    || ((sa.is_nearly_flat(c.feature_i, NEARLY_FLAT) || sb.is_nearly_flat(c.feature_j, NEARLY_FLAT))
+                        && crossing_normal((&sa, &a.pose, c.feature_i), (&sb, &b.pose, c.feature_j)).is_none())
             }
             ContactKind::VertexEdge => sb.is_flat(c.feature_j),
             ContactKind::EdgeVertex => sa.is_flat(c.feature_i),

@@ -890,3 +890,119 @@ fn a_bar_across_a_bar_with_split_edges_is_held() {
         }
     }
 }
+
+/// A prism along y (|y| ≤ 1) whose top is a convex crease along y at x = 0: two faces each
+/// sloping `slope` rad down to x = ±1; 0.5 thick. Normals 2·slope apart at the crease.
+fn ridge(slope: f64) -> Mesh {
+    let h = slope.tan();
+    let outline = [(-1.0, -0.5), (1.0, -0.5), (1.0, 0.0), (0.0, h), (-1.0, 0.0)];
+    let mut vertices = Vec::new();
+    for y in [-1.0, 1.0] {
+        vertices.extend(outline.iter().map(|&(x, z)| DVec3::new(x, y, z)));
+    }
+    let n = outline.len() as u32;
+    let mut triangles = Vec::new();
+    for i in 0..n {
+        let j = (i + 1) % n;
+        triangles.extend([[i, j + n, j], [i, i + n, j + n]]);
+    }
+    for [a, b, c] in [[0u32, 1, 2], [0, 2, 3], [0, 3, 4]] {
+        triangles.push([a, b, c]);
+        triangles.push([a + n, c + n, b + n]);
+    }
+    let mesh = Mesh::new(vertices, triangles).unwrap();
+    let mesh = if mesh.signed_volume() < 0.0 {
+        Mesh::new(mesh.vertices().to_vec(), mesh.triangles().iter().map(|&[a, b, c]| [a, c, b]).collect()).unwrap()
+    } else {
+        mesh
+    };
+    assert!(mesh.stats().is_closed() && mockup_ccd::mesh::Orientation::of(&mesh).consistent);
+    mesh
+}
+
+/// Puts `part` at `start` and `fixed` at the identity (order by `part_first`), drags `part`
+/// down 8 εb for 12 frames; returns (start depth, deepest depth) by brute force.
+fn sink_box(fixed: &Mesh, part: &Mesh, start: Pose, part_first: bool) -> (f64, f64, World) {
+    let mut w = world(4.0);
+    let eb = w.settings().breaking;
+    let b: BodyId = if part_first {
+        let b = w.add_body(collider(part.clone()), start, false);
+        w.add_body(collider(fixed.clone()), Pose::IDENTITY, true);
+        b
+    } else {
+        w.add_body(collider(fixed.clone()), Pose::IDENTITY, true);
+        w.add_body(collider(part.clone()), start, false)
+    };
+    assert_eq!(w.intersecting_pairs().len(), 1, "seated");
+    let d0 = vertex_depth(part, &start, fixed, &Pose::IDENTITY);
+    let mut worst = d0;
+    for k in 1..=12 {
+        w.drag(b, Pose::from_translation(start.translation - DVec3::Z * (8.0 * eb * k as f64 / 12.0).min(8.0 * eb)))
+            .unwrap();
+        let d = vertex_depth(part, &w.body(b).unwrap().pose, fixed, &Pose::IDENTITY);
+        worst = worst.max(d);
+    }
+    (d0, worst, w)
+}
+
+/// A box (half 0.5 × 0.3 × 0.2) across a convex crease, sunk 0.3 εb at the crest; its bottom
+/// corners are above the sloping faces. The crease's edge crossing the box's bottom edges is
+/// the only feature pair that sees the overlap, so a crease within 1° of flat (0.9°) must not
+/// be read as flat where the two edges cross as convex wedges (docs/contact-from-start.md §3,
+/// "Nearly flat edges"; found by a review: read as flat, the box sank 2.1 εb).
+#[test]
+fn a_box_across_a_nearly_flat_ridge_is_held() {
+    let mut failures = Vec::new();
+    for degrees in [0.9f64, 3.0] {
+        for part_first in [false, true] {
+            let slope = 0.5 * degrees.to_radians();
+            let fixed = ridge(slope);
+            let part = MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::new(0.5, 0.3, 0.2)).build().unwrap();
+            let eb = world(4.0).settings().breaking;
+            let start = Pose::from_translation(DVec3::new(0.0, 0.0, slope.tan() + 0.2 - 0.3 * eb));
+            let (d0, worst, w) = sink_box(&fixed, &part, start, part_first);
+            let line = format!(
+                "crease {degrees}° (part first {part_first}): start {:.3} εb, deepest {:.3} εb, allowed {:.3} εb",
+                d0 / eb,
+                worst / eb,
+                (d0 + tau(&w)) / eb
+            );
+            if worst > d0 + tau(&w) + 1e-9 {
+                failures.push(line);
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// A 400-facet cylinder (0.9° a facet) lying along y, a box wider than it across its top,
+/// sunk 0.3 εb; 48 facets as a control. Every facet edge is within 1° of flat and crosses the
+/// box's bottom edges as convex wedges (found by a review: read as flat, the box sank 8 εb,
+/// as far as it was dragged).
+#[test]
+fn a_box_across_a_finely_tessellated_cylinder_is_held() {
+    let mut failures = Vec::new();
+    for facets in [400u32, 48] {
+        for part_first in [false, true] {
+            let axis_y = Pose::new(DQuat::from_rotation_x(std::f64::consts::FRAC_PI_2), DVec3::ZERO);
+            let fixed = MeshBuilder::new().cylinder(axis_y, 0.5, 2.0, facets, 1).build().unwrap();
+            let top = fixed.vertices().iter().map(|v| v.z).fold(f64::NEG_INFINITY, f64::max);
+            let part = MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::new(0.8, 0.3, 0.2)).build().unwrap();
+            let eb = world(4.0).settings().breaking;
+            let start = Pose::from_translation(DVec3::new(0.0, 0.0, top + 0.2 - 0.3 * eb));
+            let (d0, worst, w) = sink_box(&fixed, &part, start, part_first);
+            let line = format!(
+                "cylinder {facets} facets (part first {part_first}): start {:.3} εb, deepest {:.3} εb, allowed {:.3} εb, \
+                 now at z {:.3} εb",
+                d0 / eb,
+                worst / eb,
+                (d0 + tau(&w)) / eb,
+                (w.body(if part_first { 0 } else { 1 }).unwrap().pose.translation.z - start.translation.z) / eb
+            );
+            if worst > d0 + tau(&w) + 1e-9 {
+                failures.push(line);
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
