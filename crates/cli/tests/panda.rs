@@ -15,13 +15,16 @@ use mockup_scene::source::FileSystem;
 use mockup_solver::World;
 use std::path::Path;
 
+/// `scenes/panda.ron`, or `None` where pybullet_data is not fetched.
+fn panda() -> Option<mockup_scene::LoadedScene> {
+    corpus::pybullet_data("panda")?;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenes/panda.ron");
+    Some(mockup_scene::load(&path, &FileSystem, &mut |_| {}).unwrap())
+}
+
 #[test]
 fn a_gripper_finger_pulled_out_of_the_closed_gripper_comes_out() {
-    if corpus::pybullet_data("panda").is_none() {
-        return;
-    }
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenes/panda.ron");
-    let scene = mockup_scene::load(&path, &FileSystem, &mut |_| {}).unwrap();
+    let Some(scene) = panda() else { return };
     let parts = &scene.document.parts;
     let id = |n: &str| parts.iter().position(|p| p.name == n).unwrap();
     let (finger, hand, other) = (id("panda_leftfinger"), id("panda_hand"), id("panda_rightfinger"));
@@ -81,11 +84,7 @@ fn a_gripper_finger_pulled_out_of_the_closed_gripper_comes_out() {
 /// 3.9° and every move was undone from the first target on, as in the window.
 #[test]
 fn dragged_as_the_window_drags_it_the_finger_comes_out() {
-    if corpus::pybullet_data("panda").is_none() {
-        return;
-    }
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenes/panda.ron");
-    let scene = mockup_scene::load(&path, &FileSystem, &mut |_| {}).unwrap();
+    let Some(scene) = panda() else { return };
     let parts = &scene.document.parts;
     let finger = parts.iter().position(|p| p.name == "panda_leftfinger").unwrap();
     let pose = |k: usize| parts[k].pose.to_pose();

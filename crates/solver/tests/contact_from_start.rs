@@ -17,6 +17,19 @@ fn world(size: f64) -> World {
     World::new(SolverSettings::for_scene_size(size)).unwrap()
 }
 
+/// Adds the dragged `part` at `start` and the `fixed` part at the identity, the part first or
+/// second (the pair's readings are taken from its first body); the part's id.
+fn add_pair(w: &mut World, part: &Mesh, start: Pose, fixed: &Mesh, part_first: bool) -> BodyId {
+    if part_first {
+        let b = w.add_body(collider(part.clone()), start, false);
+        w.add_body(collider(fixed.clone()), Pose::IDENTITY, true);
+        b
+    } else {
+        w.add_body(collider(fixed.clone()), Pose::IDENTITY, true);
+        w.add_body(collider(part.clone()), start, false)
+    }
+}
+
 /// The interference tolerance τ = εr / 2.
 fn tau(w: &World) -> f64 {
     0.5 * w.settings().repositioning
@@ -486,10 +499,17 @@ fn with_glide_fitted_parts_come_out_and_are_held() {
 /// An L-shaped bracket (a base and a wall, one solid), extruded along y from `outline` in x-z.
 fn bracket() -> Mesh {
     // Counter-clockwise in the x-z plane seen from −y: the base from x −0.5 to 0.5, 0.1
-    // thick, the wall at x −0.5 to −0.4 up to z 0.5.
+    // thick, the wall at x −0.5 to −0.4 up to z 0.5. Caps: the L as four triangles fanned
+    // from its inner corner (3).
     let outline = [(-0.5, -0.1), (0.5, -0.1), (0.5, 0.0), (-0.4, 0.0), (-0.4, 0.5), (-0.5, 0.5)];
+    extruded(&outline, 0.5, &[[3, 4, 5], [3, 5, 0], [3, 0, 1], [3, 1, 2]])
+}
+
+/// A closed solid: `outline` in x-z extruded along y over |y| ≤ `half`, each cap the triangles
+/// `caps` (indices into the outline), wound outward.
+fn extruded(outline: &[(f64, f64)], half: f64, caps: &[[u32; 3]]) -> Mesh {
     let mut vertices = Vec::new();
-    for y in [-0.5, 0.5] {
+    for y in [-half, half] {
         vertices.extend(outline.iter().map(|&(x, z)| DVec3::new(x, y, z)));
     }
     let n = outline.len() as u32;
@@ -498,8 +518,7 @@ fn bracket() -> Mesh {
         let j = (i + 1) % n;
         triangles.extend([[i, j + n, j], [i, i + n, j + n]]);
     }
-    // Caps: the L as four triangles fanned from its inner corner (3).
-    for [a, b, c] in [[3u32, 4, 5], [3, 5, 0], [3, 0, 1], [3, 1, 2]] {
+    for &[a, b, c] in caps {
         triangles.push([a, b, c]);
         triangles.push([a + n, c + n, b + n]);
     }
@@ -727,14 +746,7 @@ fn random_ridges_over_a_rising_box_hold_it() {
         let part = MeshBuilder::new().cuboid(Pose::IDENTITY, half).build().unwrap();
         let yaw = DQuat::from_rotation_z(0.3 * rng.next());
         let start = Pose::new(yaw, DVec3::new(0.0, 0.0, half.z - sunk));
-        let b = if case % 2 == 0 {
-            let b = w.add_body(collider(part.clone()), start, false);
-            w.add_body(collider(fixed.clone()), Pose::IDENTITY, true);
-            b
-        } else {
-            w.add_body(collider(fixed.clone()), Pose::IDENTITY, true);
-            w.add_body(collider(part.clone()), start, false)
-        };
+        let b = add_pair(&mut w, &part, start, &fixed, case % 2 == 0);
         let start_depth = vertex_depth(&part, &start, &fixed, &Pose::IDENTITY);
         let turn = DQuat::from_axis_angle(rng.vec().try_normalize().unwrap_or(DVec3::X), 0.01 * rng.next());
         for k in 1..=12 {
@@ -776,14 +788,7 @@ fn box_under_a_ridge(sunk: f64, box_first: bool) -> (World, BodyId, Mesh, Mesh, 
         .unwrap();
     let part = MeshBuilder::new().cuboid(Pose::IDENTITY, half).build().unwrap();
     let start = Pose::from_translation(DVec3::new(0.0, 0.0, half.z - sunk));
-    let b = if box_first {
-        let b = w.add_body(collider(part.clone()), start, false);
-        w.add_body(collider(fixed.clone()), Pose::IDENTITY, true);
-        b
-    } else {
-        w.add_body(collider(fixed.clone()), Pose::IDENTITY, true);
-        w.add_body(collider(part.clone()), start, false)
-    };
+    let b = add_pair(&mut w, &part, start, &fixed, box_first);
     assert_eq!(w.intersecting_pairs(), vec![(0, 1)], "the box is sunk in the floor");
     (w, b, part, fixed, start)
 }
@@ -869,14 +874,7 @@ fn a_bar_across_a_bar_with_split_edges_is_held() {
             .unwrap();
         let part = MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::new(1.0, 0.2 + inside, 0.1)).build().unwrap();
         let start = Pose::from_translation(DVec3::new(0.0, 0.0, 0.2 - sunk));
-        let b = if dragged_first {
-            let b = w.add_body(collider(part.clone()), start, false);
-            w.add_body(collider(fixed.clone()), Pose::IDENTITY, true);
-            b
-        } else {
-            w.add_body(collider(fixed.clone()), Pose::IDENTITY, true);
-            w.add_body(collider(part.clone()), start, false)
-        };
+        let b = add_pair(&mut w, &part, start, &fixed, dragged_first);
         let start_depth = vertex_depth(&part, &start, &fixed, &Pose::IDENTITY);
         for k in 1..=4 {
             w.drag(b, Pose::from_translation(start.translation - DVec3::Z * 4.0 * eb)).unwrap();
@@ -894,30 +892,8 @@ fn a_bar_across_a_bar_with_split_edges_is_held() {
 /// A prism along y (|y| ≤ 1) whose top is a convex crease along y at x = 0: two faces each
 /// sloping `slope` rad down to x = ±1; 0.5 thick. Normals 2·slope apart at the crease.
 fn ridge(slope: f64) -> Mesh {
-    let h = slope.tan();
-    let outline = [(-1.0, -0.5), (1.0, -0.5), (1.0, 0.0), (0.0, h), (-1.0, 0.0)];
-    let mut vertices = Vec::new();
-    for y in [-1.0, 1.0] {
-        vertices.extend(outline.iter().map(|&(x, z)| DVec3::new(x, y, z)));
-    }
-    let n = outline.len() as u32;
-    let mut triangles = Vec::new();
-    for i in 0..n {
-        let j = (i + 1) % n;
-        triangles.extend([[i, j + n, j], [i, i + n, j + n]]);
-    }
-    for [a, b, c] in [[0u32, 1, 2], [0, 2, 3], [0, 3, 4]] {
-        triangles.push([a, b, c]);
-        triangles.push([a + n, c + n, b + n]);
-    }
-    let mesh = Mesh::new(vertices, triangles).unwrap();
-    let mesh = if mesh.signed_volume() < 0.0 {
-        Mesh::new(mesh.vertices().to_vec(), mesh.triangles().iter().map(|&[a, b, c]| [a, c, b]).collect()).unwrap()
-    } else {
-        mesh
-    };
-    assert!(mesh.stats().is_closed() && mockup_ccd::mesh::Orientation::of(&mesh).consistent);
-    mesh
+    let outline = [(-1.0, -0.5), (1.0, -0.5), (1.0, 0.0), (0.0, slope.tan()), (-1.0, 0.0)];
+    extruded(&outline, 1.0, &[[0, 1, 2], [0, 2, 3], [0, 3, 4]])
 }
 
 /// Puts `part` at `start` and `fixed` at the identity (order by `part_first`), drags `part`
@@ -925,14 +901,7 @@ fn ridge(slope: f64) -> Mesh {
 fn sink_box(fixed: &Mesh, part: &Mesh, start: Pose, part_first: bool) -> (f64, f64, World) {
     let mut w = world(4.0);
     let eb = w.settings().breaking;
-    let b: BodyId = if part_first {
-        let b = w.add_body(collider(part.clone()), start, false);
-        w.add_body(collider(fixed.clone()), Pose::IDENTITY, true);
-        b
-    } else {
-        w.add_body(collider(fixed.clone()), Pose::IDENTITY, true);
-        w.add_body(collider(part.clone()), start, false)
-    };
+    let b: BodyId = add_pair(&mut w, part, start, fixed, part_first);
     assert_eq!(w.intersecting_pairs().len(), 1, "seated");
     let d0 = vertex_depth(part, &start, fixed, &Pose::IDENTITY);
     let mut worst = d0;
