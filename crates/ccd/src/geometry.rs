@@ -77,6 +77,19 @@ fn on_side(i: usize, t: f64) -> TriangleFeature {
     }
 }
 
+/// Parameters `(s, t)` of the closest points of the lines through `p0 p1` and `q0 q1`, not
+/// clamped to the segments; `None` when the lines are parallel within `|ê₁ × ê₂| ≤ 10⁻⁶`
+/// (docs/contact-from-start.md §3, "A crossing at a vertex").
+pub fn closest_params_lines(p0: DVec3, p1: DVec3, q0: DVec3, q1: DVec3) -> Option<(f64, f64)> {
+    let (d1, d2, r) = (p1 - p0, q1 - q0, p0 - q0);
+    if d1.normalize_or_zero().cross(d2.normalize_or_zero()).length() <= 1e-6 {
+        return None;
+    }
+    let (a, b, c, e, f) = (d1.dot(d1), d1.dot(d2), d1.dot(r), d2.dot(d2), d2.dot(r));
+    let denom = a * e - b * b;
+    Some(((b * f - c * e) / denom, (a * f - b * c) / denom))
+}
+
 /// Closest points of segments `p0 p1` and `q0 q1`: `(s, t, point_on_p, point_on_q)` with
 /// parameters in `[0, 1]`. Parallel segments get one of their closest pairs.
 pub fn closest_points_segments(p0: DVec3, p1: DVec3, q0: DVec3, q1: DVec3) -> (f64, f64, DVec3, DVec3) {
@@ -344,6 +357,26 @@ mod tests {
             }
             prop_assert!((x - y).length() <= best + 1e-12);
             prop_assert!((x - y).length() >= best - 0.01);
+        }
+
+        /// The lines' closest parameters: the difference of the points is square to both
+        /// lines (analytic: the closest pair's offset is their common normal), and where both
+        /// lie inside the segments they are the segments' closest points.
+        #[test]
+        fn lines_closest_params_are_square_to_both(p0 in arb_point(), p1 in arb_point(), q0 in arb_point(), q1 in arb_point()) {
+            let (d1, d2) = (p1 - p0, q1 - q0);
+            prop_assume!(d1.length() > 1e-3 && d2.length() > 1e-3);
+            let Some((s, t)) = closest_params_lines(p0, p1, q0, q1) else {
+                prop_assert!(d1.normalize().cross(d2.normalize()).length() <= 1e-6);
+                return Ok(());
+            };
+            let gap = (p0 + d1 * s) - (q0 + d2 * t);
+            let sine = d1.normalize().cross(d2.normalize()).length();
+            prop_assert!(gap.dot(d1.normalize()).abs() <= 1e-9 / sine && gap.dot(d2.normalize()).abs() <= 1e-9 / sine);
+            if s > 1e-6 && s < 1.0 - 1e-6 && t > 1e-6 && t < 1.0 - 1e-6 {
+                let (u, v, _, _) = closest_points_segments(p0, p1, q0, q1);
+                prop_assert!((u - s).abs() < 1e-6 && (v - t).abs() < 1e-6);
+            }
         }
 
         /// Triangle intersection against a sampling check: when sampled points of one

@@ -4,7 +4,7 @@ mod primitives;
 mod sides;
 
 pub use primitives::MeshBuilder;
-pub use sides::{CONE_SLACK, Orientation, Place, Side, Sides, crossing_normal};
+pub use sides::{CONE_SLACK, Orientation, Place, STRAIGHT, Side, Sides, crossing_normal, edges_cross};
 
 use glam::DVec3;
 use thiserror::Error;
@@ -250,6 +250,20 @@ impl Mesh {
     pub fn vertex_edges(&self, v: u32) -> &[u32] {
         let v = v as usize;
         &self.vertex_edges[self.vertex_edge_offsets[v] as usize..self.vertex_edge_offsets[v + 1] as usize]
+    }
+    /// Whether edge `e` goes on straight through its end `v`: another edge of `v` leaves it
+    /// within `angle` (radians) of `e`'s own direction there, as a straight edge split by a
+    /// vertex does (docs/contact-from-start.md §3, "A crossing at a vertex").
+    pub fn continues_straight(&self, e: u32, v: u32, angle: f64) -> bool {
+        let [a, b] = self.edge(e);
+        let from = if a == v { b } else { a };
+        let ahead = (self.vertex(v) - self.vertex(from)).normalize_or_zero();
+        let cos = angle.cos();
+        self.vertex_edges(v).iter().any(|&f| {
+            let [c, d] = self.edge(f);
+            let to = if c == v { d } else { c };
+            f != e && (self.vertex(to) - self.vertex(v)).normalize_or_zero().dot(ahead) >= cos
+        })
     }
     /// Vertices this triangle owns (tested through it).
     pub fn owned_vertices(&self, t: u32) -> impl Iterator<Item = u32> + '_ {

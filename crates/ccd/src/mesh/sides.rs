@@ -3,7 +3,7 @@
 
 use super::Mesh;
 use crate::Pose;
-use crate::geometry::closest_points_segments;
+use crate::geometry::closest_params_lines;
 use glam::DVec3;
 
 /// A unit direction whose cosine with a face's normal is below this runs along the face.
@@ -372,20 +372,37 @@ pub fn crossing_normal(
     }
     let [p, q] = side_i.mesh.edge_points(fi).map(|x| pose_i.transform_point(x));
     let [r, t] = side_j.mesh.edge_points(fj).map(|x| pose_j.transform_point(x));
+    if !edges_cross((side_i.mesh, fi, [p, q]), (side_j.mesh, fj, [r, t])) {
+        return None;
+    }
     let m = (q - p).normalize_or_zero().cross((t - r).normalize_or_zero());
-    if m.length() <= 1e-6 {
-        return None;
-    }
-    let (u, v, _, _) = closest_points_segments(p, q, r, t);
-    let inner = |x: f64| x > 1e-9 && x < 1.0 - 1e-9;
-    if !(inner(u) && inner(v)) {
-        return None;
-    }
     let m = m.normalize();
     let outward = |sides: &Sides, pose: &Pose, e: u32, n: DVec3| {
         sides.in_normal_cone(e, pose.inverse().transform_vector(n), CONE_SLACK)
     };
     [m, -m].into_iter().find(|&n| outward(side_j, pose_j, fj, n) && outward(side_i, pose_i, fi, -n))
+}
+
+/// An edge bent by less than this at a vertex goes on straight there (1°).
+pub const STRAIGHT: f64 = 0.017_453_292_519_943_295;
+
+/// Whether edges `ei` of `mesh_i` and `ej` of `mesh_j`, at the points given, cross: their
+/// lines' closest points lie inside both, or within 10⁻⁹ of an end where that edge goes on
+/// straight into a next edge (a split vertex, no corner). Parallel edges do not cross
+/// (docs/contact-from-start.md §3, "A crossing at a vertex").
+pub fn edges_cross(
+    (mesh_i, ei, [p, q]): (&Mesh, u32, [DVec3; 2]),
+    (mesh_j, ej, [r, t]): (&Mesh, u32, [DVec3; 2]),
+) -> bool {
+    const END: f64 = 1e-9;
+    let Some((u, v)) = closest_params_lines(p, q, r, t) else { return false };
+    let within = |mesh: &Mesh, e: u32, x: f64| {
+        let [v0, v1] = mesh.edge(e);
+        (x > END && x < 1.0 - END)
+            || (x.abs() <= END && mesh.continues_straight(e, v0, STRAIGHT))
+            || ((x - 1.0).abs() <= END && mesh.continues_straight(e, v1, STRAIGHT))
+    };
+    within(mesh_i, ei, u) && within(mesh_j, ej, v)
 }
 
 #[cfg(test)]
@@ -528,6 +545,65 @@ mod tests {
         let mut tris = mesh.triangles().to_vec();
         tris[3] = [tris[3][0], tris[3][2], tris[3][1]];
         assert!(!Orientation::of(&Mesh::new(mesh.vertices().to_vec(), tris).unwrap()).consistent);
+    }
+
+    /// A bar along y whose top edges are split by a vertex at y = 0, straight or bent there
+    /// by `bend` (the split vertex raised): the top edge's half from y = −1 to 0 and its
+    /// index.
+    fn split_bar(bend: f64) -> (Mesh, u32) {
+        let outline = [(-0.1, -0.1), (0.1, -0.1), (0.1, 0.1), (-0.1, 0.1)];
+        let mut vertices = Vec::new();
+        for y in [-1.0, 0.0, 1.0] {
+            let lift = if y == 0.0 { bend.tan() } else { 0.0 };
+            vertices.extend(outline.iter().map(|&(x, z)| DVec3::new(x, y, z + if z > 0.0 { lift } else { 0.0 })));
+        }
+        let mut tris = Vec::new();
+        for s in 0..2u32 {
+            let (lo, hi) = (4 * s, 4 * s + 4);
+            for i in 0..4 {
+                let j = (i + 1) % 4;
+                tris.extend([[lo + i, lo + j, hi + j], [lo + i, hi + j, hi + i]]);
+            }
+        }
+        tris.extend([[0, 2, 1], [0, 3, 2], [8, 9, 10], [8, 10, 11]]);
+        let mesh = Mesh::new(vertices, tris).unwrap();
+        let e = (0..mesh.edges().len() as u32).find(|&e| mesh.edge(e) == [2, 6]).expect("the top edge's first half");
+        (mesh, e)
+    }
+
+    /// Two edges crossing exactly at a vertex that splits a straight edge cross; at a vertex
+    /// where the edge bends by more than `STRAIGHT` they are a corner's contact; a crossing
+    /// past the edge's end or parallel edges do not cross (docs/contact-from-start.md §3).
+    #[test]
+    fn edges_cross_at_a_split_vertex_only_where_the_edge_goes_on_straight() {
+        // An edge along x through the top edge's line at y (through the split vertex at 0).
+        let across = |y: f64, z: f64| {
+            let bar = MeshBuilder::new().cuboid(Pose::default(), DVec3::splat(1.0)).build().unwrap();
+            let e = (0..bar.edges().len() as u32).find(|&e| mesh_edge_along_x(&bar, e)).unwrap();
+            (bar, e, [DVec3::new(-1.0, y, z), DVec3::new(1.0, y, z)])
+        };
+        for (bend, y, crosses) in [
+            (0.0, 0.0, true),
+            (0.1 * STRAIGHT, 0.0, true),
+            (2.0 * STRAIGHT, 0.0, false),
+            (0.0, -0.5, true),
+            (0.0, 0.2, false),
+        ] {
+            let (mesh, e) = split_bar(bend);
+            let (other, f, points) = across(y, 0.1 + if y == 0.0 { bend.tan() } else { 0.0 });
+            let got = edges_cross((&mesh, e, mesh.edge_points(e)), (&other, f, points));
+            assert_eq!(got, crosses, "bend {bend}, y {y}");
+            assert_eq!(edges_cross((&other, f, points), (&mesh, e, mesh.edge_points(e))), crosses);
+        }
+        let (mesh, e) = split_bar(0.0);
+        let (other, f, _) = across(0.0, 0.1);
+        let parallel = [DVec3::new(0.0, -1.0, 0.1), DVec3::new(0.0, 1.0, 0.1)];
+        assert!(!edges_cross((&mesh, e, mesh.edge_points(e)), (&other, f, parallel)));
+    }
+
+    fn mesh_edge_along_x(mesh: &Mesh, e: u32) -> bool {
+        let [p, q] = mesh.edge_points(e);
+        (q - p).normalize().dot(DVec3::X).abs() > 0.999
     }
 
     /// An L-shaped prism's inner corner: outside only where both faces agree.

@@ -4,6 +4,7 @@
 use super::traversal::{collect_near_leaf_pairs_from, near_leaf_pairs};
 use super::{ContactKind, Counted, Counters};
 use crate::geometry::closest_points_segments;
+use crate::mesh::edges_cross;
 use crate::{Collider, Mesh, Pose};
 use glam::DVec3;
 use std::ops::ControlFlow;
@@ -360,12 +361,23 @@ fn leaf_pair(
             let first_a = |v: u32| mesh_a.vertex_edges(v).first() == Some(&ea);
             let first_b = |v: u32| mesh_b.vertex_edges(v).first() == Some(&eb);
             let cross = (q - p).cross(d - c);
+            // Two edges that cross: inside both, or at a vertex that splits a straight edge
+            // (no corner: docs/contact-from-start.md §3, "A crossing at a vertex"), reported
+            // from each half besides the vertex's reading below.
+            if (end_a, end_b) == (None, None) || edges_cross((mesh_a, ea, [p, q]), (mesh_b, eb, [c, d])) {
+                let n = cross.try_normalize().unwrap_or(n_b);
+                let n = if n.dot(pa - pb) < 0.0 { -n } else { n };
+                out.push(ProximityPair {
+                    kind: ContactKind::EdgeEdge,
+                    feature_a: ea,
+                    feature_b: eb,
+                    point_a: pa,
+                    point_b: pb,
+                    distance: dist,
+                    normal: if dist > 0.0 { direction(pb, pa, n) } else { n },
+                });
+            }
             let (kind, fa, fb, fallback) = match (end_a, end_b) {
-                (None, None) => {
-                    let n = cross.try_normalize().unwrap_or(n_b);
-                    let n = if n.dot(pa - pb) < 0.0 { -n } else { n };
-                    (ContactKind::EdgeEdge, ea, eb, n)
-                }
                 (Some(v), None) if first_a(v) && nearest_inside_edge(mesh_b, eb, pa, |e| e).is_none() => {
                     (ContactKind::VertexEdge, v, eb, cross.try_normalize().unwrap_or(DVec3::Z))
                 }
