@@ -251,15 +251,15 @@ impl Mesh {
         let v = v as usize;
         &self.vertex_edges[self.vertex_edge_offsets[v] as usize..self.vertex_edge_offsets[v + 1] as usize]
     }
-    /// Whether edge `e` goes on straight through its end `v`: another edge of `v` leaves it
-    /// within `angle` (radians) of `e`'s own direction there, as a straight edge split by a
-    /// vertex does (docs/contact-from-start.md §3, "A crossing at a vertex").
-    pub fn continues_straight(&self, e: u32, v: u32, angle: f64) -> bool {
+    /// The edge into which edge `e` goes on straight through its end `v`: another edge of `v`
+    /// leaving it within `angle` (radians) of `e`'s own direction there, as a straight edge
+    /// split by a vertex does (docs/contact-from-start.md §3, "A crossing at a vertex").
+    pub fn straight_continuation(&self, e: u32, v: u32, angle: f64) -> Option<u32> {
         let [a, b] = self.edge(e);
         let from = if a == v { b } else { a };
         let ahead = (self.vertex(v) - self.vertex(from)).normalize_or_zero();
         let cos = angle.cos();
-        self.vertex_edges(v).iter().any(|&f| {
+        self.vertex_edges(v).iter().copied().find(|&f| {
             let [c, d] = self.edge(f);
             let to = if c == v { d } else { c };
             f != e && (self.vertex(to) - self.vertex(v)).normalize_or_zero().dot(ahead) >= cos

@@ -364,7 +364,7 @@ fn leaf_pair(
             // Two edges that cross: inside both, or at a vertex that splits a straight edge
             // (no corner: docs/contact-from-start.md §3, "A crossing at a vertex"), reported
             // from each half besides the vertex's reading below.
-            if (end_a, end_b) == (None, None) || edges_cross((mesh_a, ea, [p, q]), (mesh_b, eb, [c, d])) {
+            if (end_a, end_b) == (None, None) || edges_cross((mesh_a, ea, to_b), (mesh_b, eb, &Pose::IDENTITY)) {
                 let n = cross.try_normalize().unwrap_or(n_b);
                 let n = if n.dot(pa - pb) < 0.0 { -n } else { n };
                 out.push(ProximityPair {
