@@ -9,7 +9,7 @@ use crate::settings::{NarrowPhase, SolverSettings};
 use glam::{DMat3, DQuat, DVec3};
 use mockup_ccd::broad::{Aabb, BroadPhase};
 use mockup_ccd::glide::{GlideBody, GlideOptions, glide_collisions_between};
-use mockup_ccd::mesh::{Orientation, Place, Side, Sides, crossing_normal};
+use mockup_ccd::mesh::{Orientation, Place, Side, Sides, crossing_normal, crossing_separation};
 use mockup_ccd::{
     Collider, Contact, ContactKind, Counters, FirstContact, InContact, Motion, NearTrianglePairs, Pose, QueryBudget,
     QueryOptions, Screw, Suspended, contacts_within, first_contact_suspendable, intersects, proximity, proximity_among,
@@ -965,6 +965,22 @@ impl World {
                 // A vertex reading is about that vertex; an edge/edge one about i's edge point,
                 // whose side against j its sign gives.
                 let c = &of_pair[k];
+                // Two convex wedges that cross are read the same way at the poses before the
+                // move: a crossing that was deeper than allowed then (out of sight at the
+                // start, or let through before) may stay as deep or come up, as a vertex may
+                // (docs/contact-from-start.md §3, "A second opinion").
+                if feature.2 == 2 {
+                    let (a, b) = (&self.bodies[i], &self.bodies[j]);
+                    let (sa, sb) = (a.sides(), b.sides());
+                    let crossing =
+                        |pi: &Pose, pj: &Pose| crossing_separation((&sa, pi, c.feature_i), (&sb, pj, c.feature_j));
+                    if let (Some(then), Some(now)) = (crossing(&before(i), &before(j)), crossing(&a.pose, &b.pose))
+                        && -then > allowed
+                        && now >= then
+                    {
+                        continue;
+                    }
+                }
                 let (holder, other, point) = match feature.2 {
                     1 => (j, i, c.point_j),
                     _ => (i, j, c.point_i),

@@ -4,7 +4,9 @@ mod primitives;
 mod sides;
 
 pub use primitives::MeshBuilder;
-pub use sides::{CONE_SLACK, Orientation, Place, STRAIGHT, Side, Sides, crossing_normal, edges_cross};
+pub use sides::{
+    CONE_SLACK, Orientation, Place, STRAIGHT, Side, Sides, crossing_normal, crossing_separation, edges_cross,
+};
 
 use glam::DVec3;
 use thiserror::Error;

@@ -3,7 +3,7 @@
 
 use super::Mesh;
 use crate::Pose;
-use crate::geometry::closest_params_lines;
+use crate::geometry::{closest_params_lines, closest_points_segments};
 use glam::DVec3;
 
 /// A unit direction whose cosine with a face's normal is below this runs along the face.
@@ -381,6 +381,19 @@ pub fn crossing_normal(
         sides.in_normal_cone(e, pose.inverse().transform_vector(n), CONE_SLACK)
     };
     [m, -m].into_iter().find(|&n| outward(side_j, pose_j, fj, n) && outward(side_i, pose_i, fi, -n))
+}
+
+/// The crossing wedges' signed separation of edges `fi` and `fj` at the poses given
+/// (docs/contact-from-start.md §3, "Crossing wedges"): the distance of the edges' closest
+/// points, negative when the lines have passed each other along their common normal; `None`
+/// where the two do not cross as convex wedges.
+pub fn crossing_separation(i: (&Sides, &Pose, u32), j: (&Sides, &Pose, u32)) -> Option<f64> {
+    let n = crossing_normal(i, j)?;
+    let [p, q] = i.0.mesh.edge_points(i.2).map(|x| i.1.transform_point(x));
+    let [r, t] = j.0.mesh.edge_points(j.2).map(|x| j.1.transform_point(x));
+    let (_, _, a, b) = closest_points_segments(p, q, r, t);
+    let d = a - b;
+    Some(if d.dot(n) >= 0.0 { d.length() } else { -d.length() })
 }
 
 /// An edge bent by less than this at a vertex goes on straight there (1°).
