@@ -417,7 +417,7 @@ pub fn edges_cross((mesh_i, ei, pose_i): (&Mesh, u32, &Pose), (mesh_j, ej, pose_
         let [v0, v1] = mesh.edge(e);
         let w = if x <= END { v0 } else { v1 };
         let Some(next) = mesh.straight_continuation(e, w, STRAIGHT) else { return false };
-        let [n0, n1] = mesh.edge(next);
+        let n0 = mesh.edge(next)[0];
         let [c, d] = line(mesh, next, pose);
         let (from, to) = if n0 == w { (c, d) } else { (d, c) };
         closest_params_lines(from, to, a, b).is_some_and(|(y, _)| y <= END)
