@@ -965,16 +965,21 @@ impl World {
                 // A vertex reading is about that vertex; an edge/edge one about i's edge point,
                 // whose side against j its sign gives.
                 let c = &of_pair[k];
-                // Two convex wedges that cross are read the same way at the poses before the
-                // move: a crossing that was deeper than allowed then (out of sight at the
-                // start, or let through before) may stay as deep or come up, as a vertex may
-                // (docs/contact-from-start.md §3, "A second opinion").
+                // Two convex wedges that cross, moved against each other without a turn, are
+                // read the same way at the poses before the move: their whole local overlap
+                // is then a function of the lines' distance alone, so a crossing that was
+                // deeper than allowed then (out of sight at the start, or let through before)
+                // may stay as deep or come up (docs/contact-from-start.md §3, "A second
+                // opinion"). A turn changes how deep the same distance is, so it decides alone.
                 if feature.2 == 2 {
                     let (a, b) = (&self.bodies[i], &self.bodies[j]);
+                    let relative = |pi: Pose, pj: Pose| pj.rotation.inverse() * pi.rotation;
+                    let turned = relative(a.pose, b.pose).angle_between(relative(before(i), before(j)));
                     let (sa, sb) = (a.sides(), b.sides());
                     let crossing =
                         |pi: &Pose, pj: &Pose| crossing_separation((&sa, pi, c.feature_i), (&sb, pj, c.feature_j));
-                    if let (Some(then), Some(now)) = (crossing(&before(i), &before(j)), crossing(&a.pose, &b.pose))
+                    if turned <= 1e-9
+                        && let (Some(then), Some(now)) = (crossing(&before(i), &before(j)), crossing(&a.pose, &b.pose))
                         && -then > allowed
                         && now >= then
                     {

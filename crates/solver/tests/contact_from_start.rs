@@ -1018,3 +1018,80 @@ fn a_box_across_a_ridge_split_level_with_its_sides_is_held() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// Brute force over either surface's vertices and `k` samples along each edge: the deepest
+/// inside the other (winding number), by distance to every triangle. Dense, for edges whose
+/// deepest point is one place along them (two wedges crossing).
+fn dense_depth(a: &Mesh, pa: &Pose, b: &Mesh, pb: &Pose, k: usize) -> f64 {
+    let one_way = |a: &Mesh, pa: &Pose, b: &Mesh, pb: &Pose| {
+        let mut samples: Vec<DVec3> = a.vertices().to_vec();
+        for &[x, y] in a.edges() {
+            let (p, q) = (a.vertex(x), a.vertex(y));
+            samples.extend((1..k).map(|s| p + (q - p) * (s as f64 / k as f64)));
+        }
+        samples
+            .into_iter()
+            .map(|v| pa.transform_point(v))
+            .filter(|&p| inside(b, pb, p))
+            .map(|p| common::sides::distance_to(b, pb, p))
+            .fold(0.0, f64::max)
+    };
+    one_way(a, pa, b, pb).max(one_way(b, pb, a, pa))
+}
+
+/// A wedge `angle` wide and 0.5 tall, its apex edge along y through the origin (|y| ≤
+/// `half`), its solid above; mapped by `place`.
+fn wedge(angle: f64, half: f64, place: impl Fn(DVec3) -> DVec3) -> Mesh {
+    let w = 0.5 * (0.5 * angle).tan();
+    let mesh = extruded(&[(0.0, 0.0), (w, 0.5), (-w, 0.5)], half, &[[0, 1, 2]]);
+    Mesh::new(mesh.vertices().iter().map(|&v| place(v)).collect(), mesh.triangles().to_vec()).unwrap()
+}
+
+/// Two 20° wedges crossing at right angles (the dragged one's edge along y, the fixed one's
+/// along x and upside down), the lines passed by 1.1 εb: out of sight, the edges' true depth
+/// L·sin(10°). Lifted to 0.9 εb (the crossing comes up, and the second opinion lets it), then
+/// turned about its own edge toward 80° while rising to 0.5 εb: the crossing's distance
+/// shrinks, but turned, one of the dragged wedge's faces comes square to the common normal,
+/// where the other edge is as deep as that distance. The crossing read the same way before a
+/// move bounds nothing once the wedges turn, so a turned move is not let through by it (found
+/// by a review: let through, the edges went 0.19 → 0.44 εb deep; docs/contact-from-start.md
+/// §3, "A second opinion").
+#[test]
+fn a_crossing_that_came_up_is_not_turned_deeper() {
+    let angle = 20f64.to_radians();
+    let mut failures = Vec::new();
+    for part_first in [false, true] {
+        let mut w = world(4.0);
+        let eb = w.settings().breaking;
+        let part = wedge(angle, 0.5, |v| v);
+        let fixed = wedge(angle, 1.0, |v| DVec3::new(v.y, v.x, -v.z));
+        let start = Pose::from_translation(DVec3::new(0.0, 0.0, -1.1 * eb));
+        let b = add_pair(&mut w, &part, start, &fixed, part_first);
+        let d0 = dense_depth(&part, &start, &fixed, &Pose::IDENTITY, 20_000);
+        let mut worst = d0;
+        drag_for(&mut w, b, Pose::from_translation(DVec3::new(0.0, 0.0, -0.9 * eb)), 6);
+        let turn = std::f64::consts::FRAC_PI_2 - 0.5 * angle - 0.02;
+        let frames = 300;
+        for f in 1..=frames {
+            let s = f as f64 / frames as f64;
+            let target = Pose::new(DQuat::from_rotation_y(s * turn), DVec3::new(0.0, 0.0, -(0.9 - 0.4 * s) * eb));
+            for _ in 0..4 {
+                if w.drag(b, target).unwrap().reached {
+                    break;
+                }
+            }
+            if f % 30 == 0 {
+                worst = worst.max(dense_depth(&part, &w.body(b).unwrap().pose, &fixed, &Pose::IDENTITY, 20_000));
+            }
+        }
+        if worst > d0 + tau(&w) + 1e-9 {
+            failures.push(format!(
+                "part first {part_first}: start {:.4} εb, deepest {:.4} εb, allowed {:.4} εb",
+                d0 / eb,
+                worst / eb,
+                (d0 + tau(&w)) / eb
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
