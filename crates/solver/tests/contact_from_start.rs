@@ -406,27 +406,24 @@ fn inside(mesh: &Mesh, pose: &Pose, p: DVec3) -> bool {
 /// How deep either mesh's surface is inside the other, sampled at its vertices and at seven
 /// points along each edge: the largest distance to the other's surface of a sample inside it.
 fn vertex_depth(a: &Mesh, pa: &Pose, b: &Mesh, pb: &Pose) -> f64 {
+    dense_depth(a, pa, b, pb, 8)
+}
+
+/// As `vertex_depth`, with `k − 1` points along each edge: dense, for edges whose deepest
+/// point is one place along them (two wedges crossing).
+fn dense_depth(a: &Mesh, pa: &Pose, b: &Mesh, pb: &Pose, k: usize) -> f64 {
     let one_way = |a: &Mesh, pa: &Pose, b: &Mesh, pb: &Pose| {
-        let mut worst: f64 = 0.0;
         let mut samples: Vec<DVec3> = a.vertices().to_vec();
         for &[x, y] in a.edges() {
             let (p, q) = (a.vertex(x), a.vertex(y));
-            samples.extend((1..8).map(|k| p + (q - p) * (k as f64 / 8.0)));
+            samples.extend((1..k).map(|s| p + (q - p) * (s as f64 / k as f64)));
         }
-        for v in samples {
-            let p = pa.transform_point(v);
-            if !inside(b, pb, p) {
-                continue;
-            }
-            let d = (0..b.triangles().len() as u32)
-                .map(|t| {
-                    let [x, y, z] = b.triangle_points(t).map(|q| pb.transform_point(q));
-                    (p - mockup_ccd::geometry::closest_point_on_triangle(p, x, y, z)).length()
-                })
-                .fold(f64::INFINITY, f64::min);
-            worst = worst.max(d);
-        }
-        worst
+        samples
+            .into_iter()
+            .map(|v| pa.transform_point(v))
+            .filter(|&p| inside(b, pb, p))
+            .map(|p| common::sides::distance_to(b, pb, p))
+            .fold(0.0, f64::max)
     };
     one_way(a, pa, b, pb).max(one_way(b, pb, a, pa))
 }
@@ -901,10 +898,37 @@ fn a_bar_across_a_bar_with_split_edges_is_held() {
 }
 
 /// A prism along y (|y| ≤ 1) whose top is a convex crease along y at x = 0: two faces each
-/// sloping `slope` rad down to x = ±1; 0.5 thick. Normals 2·slope apart at the crease.
-fn ridge(slope: f64) -> Mesh {
+/// sloping `slope` rad down to x = ±1; 0.5 thick. Normals 2·slope apart at the crease. Its
+/// edges along y are split at the slices `ys` (from −1 to 1).
+fn ridge(slope: f64, ys: &[f64]) -> Mesh {
     let outline = [(-1.0, -0.5), (1.0, -0.5), (1.0, 0.0), (0.0, slope.tan()), (-1.0, 0.0)];
-    extruded(&outline, 1.0, &[[0, 1, 2], [0, 2, 3], [0, 3, 4]])
+    extruded_through(&outline, ys, &[[0, 1, 2], [0, 2, 3], [0, 3, 4]])
+}
+
+/// A box (half 0.5 × 0.3 × 0.2) across `ridge(slope, ys)` for each crease angle in `degrees`,
+/// sunk 0.3 εb at the crest and pushed down (`sink_box`), in either body order: each case
+/// that got deeper than its start plus τ.
+fn box_across_a_ridge_failures(degrees: &[f64], ys: &[f64]) -> Vec<String> {
+    let mut failures = Vec::new();
+    for &degrees in degrees {
+        for part_first in [false, true] {
+            let slope = 0.5 * degrees.to_radians();
+            let fixed = ridge(slope, ys);
+            let part = MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::new(0.5, 0.3, 0.2)).build().unwrap();
+            let eb = world(4.0).settings().breaking;
+            let start = Pose::from_translation(DVec3::new(0.0, 0.0, slope.tan() + 0.2 - 0.3 * eb));
+            let (d0, worst, w) = sink_box(&fixed, &part, start, part_first);
+            if worst > d0 + tau(&w) + 1e-9 {
+                failures.push(format!(
+                    "crease {degrees}° (part first {part_first}): start {:.3} εb, deepest {:.3} εb, allowed {:.3} εb",
+                    d0 / eb,
+                    worst / eb,
+                    (d0 + tau(&w)) / eb
+                ));
+            }
+        }
+    }
+    failures
 }
 
 /// Puts `part` at `start` and `fixed` at the identity (order by `part_first`), drags `part`
@@ -932,26 +956,7 @@ fn sink_box(fixed: &Mesh, part: &Mesh, start: Pose, part_first: bool) -> (f64, f
 /// "Nearly flat edges"; found by a review: read as flat, the box sank 2.1 εb).
 #[test]
 fn a_box_across_a_nearly_flat_ridge_is_held() {
-    let mut failures = Vec::new();
-    for degrees in [0.9f64, 3.0] {
-        for part_first in [false, true] {
-            let slope = 0.5 * degrees.to_radians();
-            let fixed = ridge(slope);
-            let part = MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::new(0.5, 0.3, 0.2)).build().unwrap();
-            let eb = world(4.0).settings().breaking;
-            let start = Pose::from_translation(DVec3::new(0.0, 0.0, slope.tan() + 0.2 - 0.3 * eb));
-            let (d0, worst, w) = sink_box(&fixed, &part, start, part_first);
-            let line = format!(
-                "crease {degrees}° (part first {part_first}): start {:.3} εb, deepest {:.3} εb, allowed {:.3} εb",
-                d0 / eb,
-                worst / eb,
-                (d0 + tau(&w)) / eb
-            );
-            if worst > d0 + tau(&w) + 1e-9 {
-                failures.push(line);
-            }
-        }
-    }
+    let failures = box_across_a_ridge_failures(&[0.9, 3.0], &[-1.0, 1.0]);
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
@@ -995,48 +1000,8 @@ fn a_box_across_a_finely_tessellated_cylinder_is_held() {
 /// "A crossing at a vertex").
 #[test]
 fn a_box_across_a_ridge_split_level_with_its_sides_is_held() {
-    let mut failures = Vec::new();
-    for degrees in [0.9f64, 10.0] {
-        for part_first in [false, true] {
-            let slope = 0.5 * degrees.to_radians();
-            let outline = [(-1.0, -0.5), (1.0, -0.5), (1.0, 0.0), (0.0, slope.tan()), (-1.0, 0.0)];
-            let fixed = extruded_through(&outline, &[-1.0, -0.3, 0.3, 1.0], &[[0, 1, 2], [0, 2, 3], [0, 3, 4]]);
-            let part = MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::new(0.5, 0.3, 0.2)).build().unwrap();
-            let eb = world(4.0).settings().breaking;
-            let start = Pose::from_translation(DVec3::new(0.0, 0.0, slope.tan() + 0.2 - 0.3 * eb));
-            let (d0, worst, w) = sink_box(&fixed, &part, start, part_first);
-            let line = format!(
-                "ridge {degrees}° (part first {part_first}): start {:.3} εb, deepest {:.3} εb, allowed {:.3} εb",
-                d0 / eb,
-                worst / eb,
-                (d0 + tau(&w)) / eb
-            );
-            if worst > d0 + tau(&w) + 1e-9 {
-                failures.push(line);
-            }
-        }
-    }
+    let failures = box_across_a_ridge_failures(&[0.9, 10.0], &[-1.0, -0.3, 0.3, 1.0]);
     assert!(failures.is_empty(), "{failures:#?}");
-}
-
-/// Brute force over either surface's vertices and `k` samples along each edge: the deepest
-/// inside the other (winding number), by distance to every triangle. Dense, for edges whose
-/// deepest point is one place along them (two wedges crossing).
-fn dense_depth(a: &Mesh, pa: &Pose, b: &Mesh, pb: &Pose, k: usize) -> f64 {
-    let one_way = |a: &Mesh, pa: &Pose, b: &Mesh, pb: &Pose| {
-        let mut samples: Vec<DVec3> = a.vertices().to_vec();
-        for &[x, y] in a.edges() {
-            let (p, q) = (a.vertex(x), a.vertex(y));
-            samples.extend((1..k).map(|s| p + (q - p) * (s as f64 / k as f64)));
-        }
-        samples
-            .into_iter()
-            .map(|v| pa.transform_point(v))
-            .filter(|&p| inside(b, pb, p))
-            .map(|p| common::sides::distance_to(b, pb, p))
-            .fold(0.0, f64::max)
-    };
-    one_way(a, pa, b, pb).max(one_way(b, pb, a, pa))
 }
 
 /// A wedge `angle` wide and 0.5 tall, its apex edge along y through the origin (|y| ≤
