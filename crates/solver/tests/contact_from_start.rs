@@ -905,6 +905,14 @@ fn ridge(slope: f64, ys: &[f64]) -> Mesh {
     extruded_through(&outline, ys, &[[0, 1, 2], [0, 2, 3], [0, 3, 4]])
 }
 
+/// `what` and its depths in εb when the deepest one got past the start plus τ.
+fn deeper_than_allowed(what: &str, d0: f64, worst: f64, w: &World) -> Option<String> {
+    let (eb, allowed) = (w.settings().breaking, d0 + tau(w));
+    (worst > allowed + 1e-9).then(|| {
+        format!("{what}: start {:.4} εb, deepest {:.4} εb, allowed {:.4} εb", d0 / eb, worst / eb, allowed / eb)
+    })
+}
+
 /// A box (half 0.5 × 0.3 × 0.2) across `ridge(slope, ys)` for each crease angle in `degrees`,
 /// sunk 0.3 εb at the crest and pushed down (`sink_box`), in either body order: each case
 /// that got deeper than its start plus τ.
@@ -918,14 +926,12 @@ fn box_across_a_ridge_failures(degrees: &[f64], ys: &[f64]) -> Vec<String> {
             let eb = world(4.0).settings().breaking;
             let start = Pose::from_translation(DVec3::new(0.0, 0.0, slope.tan() + 0.2 - 0.3 * eb));
             let (d0, worst, w) = sink_box(&fixed, &part, start, part_first);
-            if worst > d0 + tau(&w) + 1e-9 {
-                failures.push(format!(
-                    "crease {degrees}° (part first {part_first}): start {:.3} εb, deepest {:.3} εb, allowed {:.3} εb",
-                    d0 / eb,
-                    worst / eb,
-                    (d0 + tau(&w)) / eb
-                ));
-            }
+            failures.extend(deeper_than_allowed(
+                &format!("crease {degrees}° (part first {part_first})"),
+                d0,
+                worst,
+                &w,
+            ));
         }
     }
     failures
@@ -1049,14 +1055,7 @@ fn a_crossing_that_came_up_is_not_turned_deeper() {
                 worst = worst.max(dense_depth(&part, &w.body(b).unwrap().pose, &fixed, &Pose::IDENTITY, 20_000));
             }
         }
-        if worst > d0 + tau(&w) + 1e-9 {
-            failures.push(format!(
-                "part first {part_first}: start {:.4} εb, deepest {:.4} εb, allowed {:.4} εb",
-                d0 / eb,
-                worst / eb,
-                (d0 + tau(&w)) / eb
-            ));
-        }
+        failures.extend(deeper_than_allowed(&format!("part first {part_first}"), d0, worst, &w));
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
