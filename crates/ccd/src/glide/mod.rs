@@ -20,7 +20,7 @@ use crate::query::{Contact, ContactKind};
 use crate::{Collider, ColliderOptions, Mesh, Motion};
 use glam::DVec3;
 use pieces::{Body, Face, Piece, facing, pieces_of_face, slides};
-use resolve::{Hit, Placed, Resolver, Test};
+use resolve::{Buffers, Hit, Placed, Recycle, Resolver, Test};
 use std::f64::consts::FRAC_PI_2;
 use std::sync::Arc;
 
@@ -39,6 +39,8 @@ pub struct GlideBody {
     /// −1 when a closed mesh's triangles wind inward (negative volume): its normals are
     /// turned and its edges' sides swapped, so that "outward" is true to the solid.
     orientation: f64,
+    /// Placement buffers kept between screens ([`resolve::Buffers`]).
+    buffers: Buffers,
 }
 
 impl GlideBody {
@@ -78,7 +80,7 @@ impl GlideBody {
                 s.swap(0, 1);
             }
         }
-        GlideBody { collider, centre, radius, sides, face_edges, orientation }
+        GlideBody { collider, centre, radius, sides, face_edges, orientation, buffers: Buffers::default() }
     }
 
     pub fn mesh(&self) -> &Mesh {
@@ -343,25 +345,25 @@ fn one_step(
     // them pair by pair; on a long one, each body keeps its faces near the other's bounding
     // sphere (a small part stepping onto a large one), or everything when that is most.
     let reach = frame.max_speed(cb, b.radius) * (1.0 + 1e-9) + 1e-9 * scale;
-    let masks = match pairs {
+    let near = match pairs {
         Pairs::All => None,
         Pairs::Screen if reach < BROAD_PHASE_REACH * a.radius.min(b.radius) => {
             Some(near_faces(a, b, b0.inverse() * a0, reach))
         }
         Pairs::Screen => faces_near_spheres(a, b, [a0, b0], reach),
     };
-    if let Some(masks) = &masks {
-        report.counters.near_faces += masks.iter().map(|m| kept(m)).sum::<usize>();
-        if masks.iter().any(|m| kept(m) == 0) {
+    if let Some(near) = &near {
+        report.counters.near_faces += near.iter().map(Vec::len).sum::<usize>();
+        if near.iter().any(Vec::is_empty) {
             report.counters.early_outs += 1;
             return Vec::new();
         }
     }
-    let pa = place(a, frame.to_glide, masks.as_ref().map(|m| m[0].as_slice()));
-    let pb = place(b, frame.b_start, masks.as_ref().map(|m| m[1].as_slice()));
+    let pa = place(a, frame.to_glide, near.as_ref().map(|m| m[0].as_slice()));
+    let pb = place(b, frame.b_start, near.as_ref().map(|m| m[1].as_slice()));
     let tests = match pairs {
         Pairs::Screen => {
-            let pieces = face_pieces(&frame, [(a, &pa), (b, &pb)], masks.as_ref());
+            let pieces = face_pieces(&frame, [(a, &pa), (b, &pb)], near.as_ref());
             report.counters.pieces += pieces.len();
             if pieces.is_empty() {
                 return Vec::new();
@@ -389,7 +391,7 @@ fn one_step(
     hits.into_iter().map(|h| (h, to_local)).collect()
 }
 
-/// The pieces of both bodies' faces (all, or those a broad-phase mask keeps) that face the
+/// The pieces of both bodies' faces (all, or those the broad phase keeps) that face the
 /// right way, doppeled (glide.md §4, §6).
 ///
 /// A mesh edge is recorded by one face only where it can: by the lowest-indexed face that
@@ -399,11 +401,11 @@ fn one_step(
 /// whole, every face records its part. Vertices likewise. Without this, each edge's runs and
 /// each vertex were recorded once per face around it, and every pair of them met up to four
 /// times in the row scans.
-fn face_pieces(frame: &GlideFrame, bodies: [(&GlideBody, &Placed); 2], masks: Option<&[Vec<bool>; 2]>) -> Vec<Piece> {
+fn face_pieces(frame: &GlideFrame, bodies: [(&GlideBody, &Placed); 2], near: Option<&[Vec<u32>; 2]>) -> Vec<Piece> {
     // Most faces give one piece or none; reserved, the vector (pieces are a few hundred bytes)
     // is not copied as it grows.
-    let faces: usize = match masks {
-        Some(m) => m.iter().map(|m| kept(m)).sum(),
+    let faces: usize = match near {
+        Some(m) => m.iter().map(Vec::len).sum(),
         None => bodies.iter().map(|(_, p)| p.mesh.triangles().len()).sum(),
     };
     let mut pieces: Vec<Piece> = Vec::with_capacity(faces + faces / 4 + 8);
@@ -425,35 +427,60 @@ fn face_pieces(frame: &GlideFrame, bodies: [(&GlideBody, &Placed); 2], masks: Op
                 records_vertex: [true; 3],
             }
         };
-        let mut live: Vec<Face> = Vec::with_capacity(masks.map_or(mesh.triangles().len(), |m| kept(&m[k])));
+        // The faces to screen, in increasing order: the broad phase's, or all.
+        let all: Vec<u32>;
+        let faces = match near {
+            Some(m) => &m[k],
+            None => {
+                all = (0..mesh.triangles().len() as u32).collect();
+                &all
+            }
+        };
+        let mut live: Vec<Face> = Vec::with_capacity(faces.len());
         live.extend(
-            (0..mesh.triangles().len() as u32)
-                .filter(|&t| !mesh.is_degenerate(t) && masks.is_none_or(|m| m[k][t as usize]))
+            faces
+                .iter()
+                .copied()
+                .filter(|&t| !mesh.is_degenerate(t))
                 .map(face)
                 .filter(|f| !slides(frame, body, f.corners, f.normal)),
         );
-        const NONE: u32 = u32::MAX;
-        let mut edge_owner = vec![NONE; mesh.edges().len()];
-        let mut vertex_owner = vec![NONE; mesh.vertices().len()];
+        // Owners of the live faces' edges and vertices only: a few near faces of a large
+        // mesh must not cost a pass over all of its edges.
+        let mut edge_owner = Owners::default();
+        let mut vertex_owner = Owners::default();
         for f in &live {
             let leads = f.corners.map(|x| facing(frame, body, f.normal, x) > 0.0);
             for i in 0..3 {
-                if leads[i] && vertex_owner[f.vertices[i] as usize] == NONE {
-                    vertex_owner[f.vertices[i] as usize] = f.index;
+                if leads[i] {
+                    vertex_owner.claim(f.vertices[i], f.index);
                 }
-                if leads[i] && leads[(i + 1) % 3] && edge_owner[f.edges[i] as usize] == NONE {
-                    edge_owner[f.edges[i] as usize] = f.index;
+                if leads[i] && leads[(i + 1) % 3] {
+                    edge_owner.claim(f.edges[i], f.index);
                 }
             }
         }
         for mut f in live {
-            let ours = |owner: u32| owner == NONE || owner == f.index;
-            f.records_edge = f.edges.map(|e| ours(edge_owner[e as usize]));
-            f.records_vertex = f.vertices.map(|v| ours(vertex_owner[v as usize]));
+            let ours = |owner: Option<u32>| owner.is_none_or(|o| o == f.index);
+            f.records_edge = f.edges.map(|e| ours(edge_owner.of(e)));
+            f.records_vertex = f.vertices.map(|v| ours(vertex_owner.of(v)));
             pieces_of_face(frame, &f, &mut pieces);
         }
     }
     pieces
+}
+
+/// The first face to claim each edge or vertex.
+#[derive(Default)]
+struct Owners(std::collections::HashMap<u32, u32, std::hash::BuildHasherDefault<crate::query::IntKeyHasher>>);
+
+impl Owners {
+    fn claim(&mut self, feature: u32, face: u32) {
+        self.0.entry(feature).or_insert(face);
+    }
+    fn of(&self, feature: u32) -> Option<u32> {
+        self.0.get(&feature).copied()
+    }
 }
 
 /// The broad phase is used while a point of B travels less than this fraction of the
@@ -465,45 +492,41 @@ const BROAD_PHASE_REACH: f64 = 0.5;
 const LONG_STEP: f64 = 0.05;
 
 /// Faces of A and of B whose leaf boxes are within `reach` of the other body's (A at
-/// `a_in_b` in B's frame, at the start of the step).
-fn near_faces(a: &GlideBody, b: &GlideBody, a_in_b: Pose, reach: f64) -> [Vec<bool>; 2] {
-    let mut masks = [vec![false; a.mesh().triangles().len()], vec![false; b.mesh().triangles().len()]];
+/// `a_in_b` in B's frame, at the start of the step), each list in increasing order.
+fn near_faces(a: &GlideBody, b: &GlideBody, a_in_b: Pose, reach: f64) -> [Vec<u32>; 2] {
+    let mut near = [Vec::new(), Vec::new()];
     let mut counters = crate::Counters::default();
     crate::query::traversal::near_leaf_pairs(&a.collider, &a_in_b, &b.collider, reach, &mut counters, |la, lb, _| {
-        for &t in la {
-            masks[0][t as usize] = true;
-        }
-        for &t in lb {
-            masks[1][t as usize] = true;
-        }
+        near[0].extend_from_slice(la);
+        near[1].extend_from_slice(lb);
         std::ops::ControlFlow::Continue(())
     });
-    masks
+    for m in &mut near {
+        m.sort_unstable();
+        m.dedup();
+    }
+    near
 }
 
 /// Faces of A within `reach` of B's bounding sphere and faces of B within `reach` of A's, at
 /// the start of the step (`[a0, b0]`): a point of B travels at most `reach` relative to A, so
 /// no other face can meet. None when that keeps nearly every face (screening them all is
 /// then as cheap).
-fn faces_near_spheres(a: &GlideBody, b: &GlideBody, [a0, b0]: [Pose; 2], reach: f64) -> Option<[Vec<bool>; 2]> {
+fn faces_near_spheres(a: &GlideBody, b: &GlideBody, [a0, b0]: [Pose; 2], reach: f64) -> Option<[Vec<u32>; 2]> {
     let b_in_a = a0.inverse() * b0;
-    let masks = [
+    let near = [
         faces_near_sphere(a, b_in_a.transform_point(b.centre), b.radius + reach),
         faces_near_sphere(b, b_in_a.inverse().transform_point(a.centre), a.radius + reach),
     ];
-    let most = |m: &[bool]| kept(m) as f64 >= 0.75 * m.len() as f64;
-    (!most(&masks[0]) || !most(&masks[1])).then_some(masks)
+    let most = |m: &[u32], body: &GlideBody| m.len() as f64 >= 0.75 * body.mesh().triangles().len() as f64;
+    (!most(&near[0], a) || !most(&near[1], b)).then_some(near)
 }
 
-/// How many faces a broad-phase mask keeps.
-fn kept(mask: &[bool]) -> usize {
-    mask.iter().filter(|&&x| x).count()
-}
-
-/// Faces of `body` whose leaf boxes come within `radius` of `centre` (body frame).
-fn faces_near_sphere(body: &GlideBody, centre: DVec3, radius: f64) -> Vec<bool> {
+/// Faces of `body` whose leaf boxes come within `radius` of `centre` (body frame), in
+/// increasing order.
+fn faces_near_sphere(body: &GlideBody, centre: DVec3, radius: f64) -> Vec<u32> {
     let tree = body.collider.tree();
-    let mut mask = vec![false; body.mesh().triangles().len()];
+    let mut faces = Vec::new();
     let mut stack = vec![0u32];
     while let Some(i) = stack.pop() {
         let node = tree.node(i);
@@ -514,40 +537,45 @@ fn faces_near_sphere(body: &GlideBody, centre: DVec3, radius: f64) -> Vec<bool> 
             continue;
         }
         if node.is_leaf() {
-            for &t in tree.leaf_triangles(node) {
-                mask[t as usize] = true;
-            }
+            faces.extend_from_slice(tree.leaf_triangles(node));
         } else {
             let (l, r) = tree.children(i);
             stack.extend([l, r]);
         }
     }
-    mask
+    faces.sort_unstable();
+    faces
 }
 
-/// A body's vertices and face normals in glide coordinates: all of them, or (with a face
-/// mask) those of the masked faces and of every face sharing a vertex with one, which is what
-/// the tests the masked faces can expand to read (the rest stay NaN, and are never read).
-fn place<'a>(body: &'a GlideBody, pose: Pose, mask: Option<&[bool]>) -> Placed<'a> {
+/// A body's vertices and face normals in glide coordinates: all of them, or (given the
+/// broad phase's faces) those of these faces and of every face sharing a vertex with one,
+/// which is what the tests these faces can expand to read (the rest stay NaN, and are never
+/// read). The latter in the body's kept buffers, which the placement gives back when dropped.
+fn place<'a>(body: &'a GlideBody, pose: Pose, faces: Option<&[u32]>) -> Placed<'a> {
     let mesh = body.mesh();
     let normal = |t: u32| body.orientation * pose.transform_vector(mesh.normal(t));
-    let Some(mask) = mask else {
+    let Some(faces) = faces else {
         return Placed {
             mesh,
             pts: mesh.vertices().iter().map(|&p| pose.transform_point(p)).collect(),
             normals: (0..mesh.triangles().len() as u32).map(normal).collect(),
             sides: &body.sides,
+            recycle: None,
         };
     };
-    let mut pts = vec![DVec3::NAN; mesh.vertices().len()];
-    let mut normals = vec![DVec3::NAN; mesh.triangles().len()];
-    for t in (0..mesh.triangles().len() as u32).filter(|&t| mask[t as usize]) {
+    let (mut pts, mut normals) = body.buffers.take(mesh.vertices().len(), mesh.triangles().len());
+    let mut recycle = Recycle { pool: &body.buffers, vertices: Vec::new(), faces: Vec::new() };
+    for &t in faces {
         for v in mesh.triangle(t) {
             for &e in mesh.vertex_edges(v) {
                 for &f in mesh.edge_faces(e) {
                     if normals[f as usize].is_nan() {
                         normals[f as usize] = normal(f);
+                        recycle.faces.push(f);
                         for w in mesh.triangle(f) {
+                            if pts[w as usize].is_nan() {
+                                recycle.vertices.push(w);
+                            }
                             pts[w as usize] = pose.transform_point(mesh.vertex(w));
                         }
                     }
@@ -555,7 +583,7 @@ fn place<'a>(body: &'a GlideBody, pose: Pose, mask: Option<&[bool]>) -> Placed<'
             }
         }
     }
-    Placed { mesh, pts, normals, sides: &body.sides }
+    Placed { mesh, pts, normals, sides: &body.sides, recycle: Some(recycle) }
 }
 
 /// Pixel size and time resolution (glide.md §9).

@@ -15,6 +15,57 @@ pub struct Placed<'a> {
     /// Left and right face of each edge, walking from its first to its second vertex and seen
     /// from outside.
     pub sides: &'a [[Option<u32>; 2]],
+    /// Where `pts` and `normals` go back to when this placement is dropped, with the entries
+    /// it set (the others are NaN): a placement of a few near faces.
+    pub recycle: Option<Recycle<'a>>,
+}
+
+/// The entries a placement of some faces set in buffers taken from `pool`.
+pub struct Recycle<'a> {
+    pub pool: &'a Buffers,
+    pub vertices: Vec<u32>,
+    pub faces: Vec<u32>,
+}
+
+impl Drop for Placed<'_> {
+    fn drop(&mut self) {
+        if let Some(r) = self.recycle.take() {
+            for &v in &r.vertices {
+                self.pts[v as usize] = DVec3::NAN;
+            }
+            for &f in &r.faces {
+                self.normals[f as usize] = DVec3::NAN;
+            }
+            r.pool.give(std::mem::take(&mut self.pts), std::mem::take(&mut self.normals));
+        }
+    }
+}
+
+/// Vertex and face buffers of one body's size, every entry NaN, kept between screens: placing
+/// a few near faces of a large mesh then costs those faces, not a pass over the whole mesh
+/// (docs/glide.md §11).
+#[derive(Debug, Default)]
+pub struct Buffers(std::sync::Mutex<Vec<(Vec<DVec3>, Vec<DVec3>)>>);
+
+impl Clone for Buffers {
+    /// A clone starts with no buffers of its own.
+    fn clone(&self) -> Self {
+        Buffers::default()
+    }
+}
+
+impl Buffers {
+    /// All-NaN buffers for `vertices` and `faces` entries: kept ones, or new.
+    pub fn take(&self, vertices: usize, faces: usize) -> (Vec<DVec3>, Vec<DVec3>) {
+        let kept = self.0.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        kept.filter(|(p, n)| p.len() == vertices && n.len() == faces)
+            .unwrap_or_else(|| (vec![DVec3::NAN; vertices], vec![DVec3::NAN; faces]))
+    }
+
+    /// Keeps buffers that are all NaN again.
+    fn give(&self, pts: Vec<DVec3>, normals: Vec<DVec3>) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).push((pts, normals));
+    }
 }
 
 /// An elementary test the candidates expand to.

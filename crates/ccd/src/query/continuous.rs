@@ -19,10 +19,10 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Multiplicative hashing for the small integer keys of the interval cache (the standard
-/// library's SipHash costs as much as a box test).
+/// Multiplicative hashing for small integer keys (the interval cache's, the glide screen's
+/// owners): the standard library's SipHash costs as much as a box test.
 #[derive(Clone, Default)]
-struct IntKeyHasher(u64);
+pub(crate) struct IntKeyHasher(u64);
 
 impl Hasher for IntKeyHasher {
     fn write(&mut self, bytes: &[u8]) {

@@ -10,6 +10,7 @@ mod ray;
 pub mod reference;
 pub(crate) mod traversal;
 
+pub(crate) use continuous::IntKeyHasher;
 pub use continuous::{
     FirstContact, InContact, QueryBudget, Suspended, contacts_within, first_contact, first_contact_suspendable,
     first_contact_within_budget,
