@@ -1,4 +1,4 @@
-//! pybullet's Franka Panda arm (`scenes/panda.ron`, written by `scripts/panda-scene` from its
+//! pybullet's Franka Panda arm (`scenes/panda.ron`, written by `scripts/urdf-scene` from its
 //! `panda.urdf`; needs `scripts/fetch-real-meshes`): real robot collision hulls, which overlap
 //! at the joints deeper than εb with nothing of the crossing within εb. A finger of the closed
 //! gripper pulled straight out of the hand comes out (docs/contact-from-start.md §3, "A second
