@@ -8,6 +8,7 @@ use crate::patch;
 use crate::settings::{NarrowPhase, SolverSettings};
 use glam::{DMat3, DQuat, DVec3};
 use mockup_ccd::broad::{Aabb, BroadPhase};
+use mockup_ccd::bvh::is_solid;
 use mockup_ccd::glide::{GlideBody, GlideOptions, glide_collisions_between};
 use mockup_ccd::mesh::{Orientation, Place, Side, Sides, crossing_normal, crossing_separation};
 use mockup_ccd::{
@@ -32,6 +33,9 @@ pub struct Body {
     sphere: (DVec3, f64),
     /// The mesh prepared for the glide screen, built the first time it is needed.
     glide: std::sync::OnceLock<Arc<GlideBody>>,
+    /// Whether the mesh is a solid (closed, consistently wound), found the first time the
+    /// glide screen would check it: only then does the screen see every collision.
+    solid: std::sync::OnceLock<bool>,
     /// Counts placements made without the solver; a pair is classified again after one.
     placement: u64,
 }
@@ -42,7 +46,21 @@ impl Body {
         let orientation = Orientation::of(collider.mesh());
         let (lo, hi) = collider.mesh().bounds();
         let sphere = (0.5 * (lo + hi), 0.5 * (hi - lo).length());
-        Body { collider, pose, fixed, mass, orientation, sphere, glide: std::sync::OnceLock::new(), placement: 0 }
+        Body {
+            collider,
+            pose,
+            fixed,
+            mass,
+            orientation,
+            sphere,
+            glide: std::sync::OnceLock::new(),
+            solid: std::sync::OnceLock::new(),
+            placement: 0,
+        }
+    }
+
+    fn solid(&self) -> bool {
+        *self.solid.get_or_init(|| is_solid(self.collider.mesh()))
     }
 
     fn glide_body(&self) -> &GlideBody {
@@ -1470,11 +1488,21 @@ impl World {
             return Moved::Idle;
         }
         let motion_of = |b: BodyId| motions[&b];
+        // The glide screen screens only the faces that face the motion: it sees every
+        // collision of two solids, but an open surface can be met from behind. A sub-step
+        // with a pair that is not two solids is checked by the exact CCD (docs/solver.md,
+        // "The glide narrow phase"); the choice is the plan's, so a resumed sub-step keeps it.
+        let narrow_phase = match s.narrow_phase {
+            NarrowPhase::Glide if pairs.iter().all(|&(i, j)| self.bodies[i].solid() && self.bodies[j].solid()) => {
+                NarrowPhase::Glide
+            }
+            _ => NarrowPhase::Exact,
+        };
         // How each body moves, as its collision check sees it: Redon's screws for the exact
         // CCD, constant-velocity screws for the glide screen (docs/glide.md §3).
         let path_of = |b: BodyId| {
             let m = motion_of(b);
-            match s.narrow_phase {
+            match narrow_phase {
                 NarrowPhase::Exact => Path::Redon(m.path()),
                 NarrowPhase::Glide => Path::Constant(Screw::from_displacement(&(m.to * m.from.inverse())), m.from),
             }
@@ -1499,14 +1527,14 @@ impl World {
         let tests_before = report.counters.bv_tests;
         // The glide screen checks the stretch from where the bodies are to `glide_to` (§4).
         let time_budget = self.budget.and_then(|b| Some(b.deadline? - b.began));
-        let glide_to = match (s.narrow_phase, time_budget) {
+        let glide_to = match (narrow_phase, time_budget) {
             (NarrowPhase::Glide, Some(_)) => (plan.at + 0.5f64.powi(self.glide_stretch_halvings as i32)).min(1.0),
             _ => 1.0,
         };
         for (k, &(i, j)) in pairs.iter().enumerate() {
             let (a, b) = (&self.bodies[i], &self.bodies[j]);
             let (mi, mj) = (motion_of(i), motion_of(j));
-            let (hit, list) = match s.narrow_phase {
+            let (hit, list) = match narrow_phase {
                 NarrowPhase::Exact => {
                     let opts = QueryOptions { budget: self.query_budget(report.counters.bv_tests), ..options(k) };
                     let (answer, state) = match resumed.as_mut().and_then(|q| q.next()) {
@@ -1550,7 +1578,7 @@ impl World {
                 glide_list = list;
             }
         }
-        if s.narrow_phase == NarrowPhase::Glide
+        if narrow_phase == NarrowPhase::Glide
             && !pairs.is_empty()
             && let Some(budget) = time_budget
         {
@@ -1585,7 +1613,7 @@ impl World {
         if late
             && finished
             && ran_queries
-            && s.narrow_phase == NarrowPhase::Exact
+            && narrow_phase == NarrowPhase::Exact
             && let Some(budget) = self.budget
         {
             report.ccd_time += queried;
@@ -1600,7 +1628,7 @@ impl World {
         // With the glide screen, a stretch found free is the same: the rest of the sub-step
         // goes on from where the stretch took the bodies, now if the budget allows.
         let interrupted = free_until < first.map_or(1.0, |(_, c)| c.time);
-        let stretch = s.narrow_phase == NarrowPhase::Glide;
+        let stretch = narrow_phase == NarrowPhase::Glide;
         if interrupted {
             report.ccd_time += clock.elapsed();
             report.out_of_time |= !stretch;
@@ -1675,7 +1703,7 @@ impl World {
         let t_b = lo;
         // Near-simultaneous contacts of the hitting pair.
         let until = (hit.time + s.contact_window).min(1.0);
-        let near = match s.narrow_phase {
+        let near = match narrow_phase {
             NarrowPhase::Exact => {
                 let (a, b) = (&self.bodies[i], &self.bodies[j]);
                 // Under the drag's budget: the list is a hint for the next solve (every move is

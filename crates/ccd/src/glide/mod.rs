@@ -203,7 +203,9 @@ impl GlideMotion {
 }
 
 /// Every collision between `a` and `b` over one step, with its properness (seed 002 §9). `a`
-/// is the body whose frame the screen is built in; both may move.
+/// is the body whose frame the screen is built in; both may move. Complete for two solids
+/// ([`crate::bvh::is_solid`]) only: the screen screens the faces that face the motion, and an
+/// open surface can be met from behind (docs/glide.md §4, "Solids only").
 pub fn glide_collisions(
     a: &GlideBody,
     motion_a: &Motion,
