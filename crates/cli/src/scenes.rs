@@ -95,8 +95,9 @@ pub fn info(args: &[String]) -> Result<(), UsageError> {
             } else if !s.is_closed() {
                 "open "
             } else {
-                // Closed, but wound inconsistently or inward: no BM-culling either.
-                "not outward"
+                // Closed, but wound inconsistently or inward, or with a shell wound inward or
+                // nested in another (docs/bm-culling.md §6): no BM-culling either.
+                "not solid"
             },
             lo.x,
             lo.y,

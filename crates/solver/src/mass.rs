@@ -2,7 +2,7 @@
 
 use glam::{DMat3, DVec3};
 use mockup_ccd::Mesh;
-use mockup_ccd::bvh::{ObbTree, is_solid};
+use mockup_ccd::bvh::{ObbTree, encloses_volume};
 
 /// Mass, centre of mass and inertia about it, in the body's own frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -18,7 +18,7 @@ pub struct MassProperties {
 impl MassProperties {
     /// From the closed mesh when it is a solid, otherwise from the tree's root box.
     pub fn of(mesh: &Mesh, tree: &ObbTree) -> MassProperties {
-        if is_solid(mesh)
+        if encloses_volume(mesh)
             && let Some(m) = MassProperties::of_solid(mesh)
         {
             return m;

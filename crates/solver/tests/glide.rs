@@ -189,3 +189,66 @@ fn random_drags_with_glide_beside_an_open_sheet_never_interpenetrate() {
     assert!(glide > 0 && exact > 0, "both checks must have run (glide tests {glide}, box tests {exact})");
     assert!(below > 0, "the plate must have gone through the slot toward the sheet");
 }
+
+/// Meshes that are closed, consistently wound and of positive volume, yet no solid: a cube
+/// wound inward beside a larger outward one, and an outward cube nested in another (a cavity
+/// wound the wrong way). A part coming from outside, or from the cavity, meets their faces
+/// from behind, which BM culling and the glide screen skip (docs/bm-culling.md §6): a cube
+/// dragged through them went through with culling on and with the glide narrow phase (found
+/// in review). Now it stops at them with either narrow phase, culling on.
+#[test]
+fn solids_with_a_wrong_shell_are_not_culled_or_screened() {
+    use mockup_ccd::Mesh;
+    let shells = |cubes: &[(DVec3, f64, bool)]| {
+        let (mut vertices, mut triangles) = (Vec::new(), Vec::new());
+        for &(centre, half, flip) in cubes {
+            let cube = MeshBuilder::new().cuboid(Pose::from_translation(centre), DVec3::splat(half)).build().unwrap();
+            let base = vertices.len() as u32;
+            vertices.extend_from_slice(cube.vertices());
+            triangles.extend(
+                cube.triangles().iter().map(|&[a, b, c]| {
+                    if flip { [base + a, base + c, base + b] } else { [base + a, base + b, base + c] }
+                }),
+            );
+        }
+        Mesh::new(vertices, triangles).unwrap()
+    };
+    let cases = [
+        // (name, obstacle, the cube's start and target x, the x its centre may not pass)
+        (
+            "inward cube beside an outward one",
+            shells(&[(DVec3::new(-10.0, 0.0, 0.0), 2.0, false), (DVec3::ZERO, 1.0, true)]),
+            3.0,
+            -3.0,
+            1.5,
+        ),
+        (
+            "outward cube nested in another",
+            shells(&[(DVec3::ZERO, 2.0, false), (DVec3::ZERO, 1.5, false)]),
+            0.0,
+            5.0,
+            1.0,
+        ),
+    ];
+    for (name, obstacle, from, to, wall) in cases {
+        for narrow_phase in [NarrowPhase::Exact, NarrowPhase::Glide] {
+            let mut s = SolverSettings::for_scene_size(10.0);
+            s.narrow_phase = narrow_phase;
+            assert!(s.query.bm_culling, "culling must be on: it is what skipped these faces");
+            let mut w = World::new(s).unwrap();
+            w.add_body(Arc::new(Collider::new(obstacle.clone())), Pose::IDENTITY, true);
+            let cube = MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::splat(0.5)).build().unwrap();
+            let start = Pose::from_translation(DVec3::new(from, 0.1, 0.05));
+            let b = w.add_body(Arc::new(Collider::new(cube)), start, false);
+            for frame in 0..3 {
+                let before: Vec<Pose> = w.bodies().iter().map(|b| b.pose).collect();
+                let r = w.drag(b, Pose::from_translation(DVec3::new(to, -0.1, 0.0))).unwrap();
+                check_path(&w, before, &r, frame);
+                assert!(w.intersecting_pairs().is_empty(), "{name}, {narrow_phase:?}, frame {frame}");
+                let x = r.pose.translation.x;
+                let short = if to > from { x <= wall } else { x >= wall };
+                assert!(short, "{name}, {narrow_phase:?}, frame {frame}: the cube got to x = {x}");
+            }
+        }
+    }
+}

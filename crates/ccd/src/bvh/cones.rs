@@ -129,10 +129,21 @@ impl BmCones {
     }
 }
 
-/// Whether culling is conservative for this mesh: closed, manifold, every edge used in
-/// opposite directions by its two faces, and a positive signed volume (outward normals).
-/// Large meshes are checked on all cores.
+/// Whether culling (and the glide screen, which likewise looks only at faces turned toward
+/// the motion) is conservative for this mesh: it [`encloses_volume`], every shell (triangles
+/// joined through their vertices) winds outward, and no shell's bounding box holds another's.
+/// A shell wound inward that is no cavity, or a shell nested in another (a cavity wound
+/// either way), is met from behind by a part coming from outside or from the cavity
+/// (docs/bm-culling.md §6). Conservative: a hollow part's correctly wound cavity, or shells
+/// whose boxes nest while they do not, make a mesh not solid here, which costs time only.
 pub fn is_solid(mesh: &Mesh) -> bool {
+    encloses_volume(mesh) && shells_outward_and_apart(mesh)
+}
+
+/// Closed, manifold, every edge used in opposite directions by its two faces, and a
+/// positive signed volume: the divergence theorem gives its volume. Large meshes are checked
+/// on all cores.
+pub fn encloses_volume(mesh: &Mesh) -> bool {
     if !mesh.stats().is_closed() {
         return false;
     }
@@ -151,6 +162,75 @@ pub fn is_solid(mesh: &Mesh) -> bool {
         parts.into_iter().fold(here, |all, p| all & p.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
     });
     oriented && mesh.signed_volume() > 0.0
+}
+
+/// Each shell of a closed, consistently wound mesh winds outward (positive signed volume)
+/// and no shell's bounding box holds another's (docs/bm-culling.md §6). Shells are found by
+/// joining each triangle's vertices (union–find); boxes that could hold one another overlap
+/// along x, so a sweep over the boxes sorted by their lower x compares only those.
+fn shells_outward_and_apart(mesh: &Mesh) -> bool {
+    let n = mesh.vertices().len();
+    let mut parent: Vec<u32> = (0..n as u32).collect();
+    fn root(parent: &mut [u32], mut v: u32) -> u32 {
+        while parent[v as usize] != v {
+            let up = parent[parent[v as usize] as usize];
+            parent[v as usize] = up;
+            v = up;
+        }
+        v
+    }
+    for &[a, b, c] in mesh.triangles() {
+        for (x, y) in [(a, b), (b, c)] {
+            let (rx, ry) = (root(&mut parent, x), root(&mut parent, y));
+            if rx != ry {
+                parent[rx.max(ry) as usize] = rx.min(ry);
+            }
+        }
+    }
+    // Shell index per root, then each shell's signed volume (about the mesh's box centre, to
+    // keep the digits) and bounding box.
+    let (lo, hi) = mesh.bounds();
+    let centre = 0.5 * (lo + hi);
+    let mut used = vec![false; n];
+    for t in mesh.triangles() {
+        for &v in t {
+            used[v as usize] = true;
+        }
+    }
+    let mut shell_of = vec![u32::MAX; n];
+    let mut shells: Vec<(f64, DVec3, DVec3)> = Vec::new();
+    // The root is the least vertex of its shell: seen first.
+    for v in (0..n as u32).filter(|&v| used[v as usize]) {
+        let r = root(&mut parent, v) as usize;
+        if shell_of[r] == u32::MAX {
+            shell_of[r] = shells.len() as u32;
+            shells.push((0.0, DVec3::INFINITY, DVec3::NEG_INFINITY));
+        }
+        let k = shell_of[r] as usize;
+        let p = mesh.vertex(v);
+        shells[k].1 = shells[k].1.min(p);
+        shells[k].2 = shells[k].2.max(p);
+        shell_of[v as usize] = shell_of[r];
+    }
+    for t in mesh.triangles() {
+        let [a, b, c] = t.map(|v| mesh.vertex(v) - centre);
+        shells[shell_of[t[0] as usize] as usize].0 += a.dot(b.cross(c)) / 6.0;
+    }
+    if shells.iter().any(|&(volume, ..)| volume <= 0.0) {
+        return false;
+    }
+    let holds = |o: &(f64, DVec3, DVec3), i: &(f64, DVec3, DVec3)| o.1.cmple(i.1).all() && o.2.cmpge(i.2).all();
+    let mut order: Vec<usize> = (0..shells.len()).collect();
+    order.sort_by(|&x, &y| shells[x].1.x.total_cmp(&shells[y].1.x));
+    let mut open: Vec<usize> = Vec::new();
+    for &k in &order {
+        open.retain(|&j| shells[j].2.x >= shells[k].1.x);
+        if open.iter().any(|&j| holds(&shells[j], &shells[k]) || holds(&shells[k], &shells[j])) {
+            return false;
+        }
+        open.push(k);
+    }
+    true
 }
 
 /// Edges of at least this many make `is_solid` use all cores.
@@ -865,6 +945,56 @@ mod tests {
     use super::*;
     use crate::{MeshBuilder, Pose};
     use glam::DQuat;
+
+    /// Cubes of half-side `half` at `centre`, each wound inward when `flip`, as one mesh.
+    fn shells(cubes: &[(DVec3, f64, bool)]) -> Mesh {
+        let (mut vertices, mut triangles) = (Vec::new(), Vec::new());
+        for &(centre, half, flip) in cubes {
+            let cube = MeshBuilder::new().cuboid(Pose::from_translation(centre), DVec3::splat(half)).build().unwrap();
+            let base = vertices.len() as u32;
+            vertices.extend_from_slice(cube.vertices());
+            triangles.extend(
+                cube.triangles().iter().map(|&[a, b, c]| {
+                    if flip { [base + a, base + c, base + b] } else { [base + a, base + b, base + c] }
+                }),
+            );
+        }
+        Mesh::new(vertices, triangles).unwrap()
+    }
+
+    /// §6: every shell outward and none nested. Each wrong case encloses a positive volume
+    /// (so mass properties still read it) but is no solid for culling.
+    #[test]
+    fn a_solid_has_every_shell_outward_and_none_nested() {
+        let (o, far) = (DVec3::ZERO, DVec3::new(10.0, 0.0, 0.0));
+        let cases = [
+            ("one cube", vec![(o, 1.0, false)], true),
+            ("two cubes apart", vec![(o, 1.0, false), (far, 1.0, false)], true),
+            (
+                "two cubes overlapping, neither box holding the other",
+                vec![(o, 1.0, false), (DVec3::splat(0.5), 1.0, false)],
+                true,
+            ),
+            ("a cube wound inward beside a larger outward one", vec![(far, 2.0, false), (o, 1.0, true)], false),
+            ("an outward cube nested in another", vec![(o, 2.0, false), (o, 1.5, false)], false),
+            ("a cavity wound inward (conservative: no)", vec![(o, 2.0, false), (o, 1.5, true)], false),
+            (
+                "a small cube inside a larger one's box, off centre",
+                vec![(o, 2.0, false), (DVec3::splat(1.2), 0.5, false)],
+                false,
+            ),
+        ];
+        for (name, cubes, solid) in cases {
+            let m = shells(&cubes);
+            assert!(encloses_volume(&m), "{name}: encloses a volume");
+            assert_eq!(is_solid(&m), solid, "{name}");
+        }
+        // A vertex no triangle uses is no shell.
+        let cube = MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::ONE).build().unwrap();
+        let mut vertices = cube.vertices().to_vec();
+        vertices.push(DVec3::splat(5.0));
+        assert!(is_solid(&Mesh::new(vertices, cube.triangles().to_vec()).unwrap()));
+    }
 
     /// Deterministic draws.
     struct Draw(u64);

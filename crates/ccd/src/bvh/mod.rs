@@ -7,7 +7,7 @@ pub mod interval;
 pub mod obb;
 pub mod tree;
 
-pub use cones::{BmCones, ConeSettings, ConeStats, is_solid};
+pub use cones::{BmCones, ConeSettings, ConeStats, encloses_volume, is_solid};
 pub use continuous::{BoxTest, IntervalMotion};
 pub use culling::CullMotion;
 pub use obb::{Obb, distance_lower_bound, separated};
