@@ -59,8 +59,10 @@ impl Body {
         }
     }
 
+    /// A collider with cones is a solid (they are built for solids only) and costs nothing
+    /// here; others are checked once (at once for an open mesh: it is not closed).
     fn solid(&self) -> bool {
-        *self.solid.get_or_init(|| is_solid(self.collider.mesh()))
+        self.collider.culls() || *self.solid.get_or_init(|| is_solid(self.collider.mesh()))
     }
 
     fn glide_body(&self) -> &GlideBody {
@@ -200,6 +202,12 @@ impl Move {
     /// The body's pose at `s ∈ [0, 1]` of the move (before the end pose is renormalized).
     pub fn pose_at(&self, s: f64) -> Pose {
         self.path.pose_at(self.from + s * (self.until - self.from))
+    }
+
+    /// Whether the glide screen checked this move (a constant-velocity screw), not the exact
+    /// CCD (Redon's screw).
+    pub fn screened(&self) -> bool {
+        matches!(self.path, Path::Constant(..))
     }
 }
 
@@ -1491,7 +1499,8 @@ impl World {
         // The glide screen screens only the faces that face the motion: it sees every
         // collision of two solids, but an open surface can be met from behind. A sub-step
         // with a pair that is not two solids is checked by the exact CCD (docs/solver.md,
-        // "The glide narrow phase"); the choice is the plan's, so a resumed sub-step keeps it.
+        // "The glide narrow phase"). It depends on the plan's pairs only, so a resumed sub-step
+        // makes the same choice.
         let narrow_phase = match s.narrow_phase {
             NarrowPhase::Glide if pairs.iter().all(|&(i, j)| self.bodies[i].solid() && self.bodies[j].solid()) => {
                 NarrowPhase::Glide
