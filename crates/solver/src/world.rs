@@ -33,8 +33,8 @@ pub struct Body {
     sphere: (DVec3, f64),
     /// The mesh prepared for the glide screen, built the first time it is needed.
     glide: std::sync::OnceLock<Arc<GlideBody>>,
-    /// Whether the mesh is a solid (closed, consistently wound), found the first time the
-    /// glide screen would check it: only then does the screen see every collision.
+    /// Whether the mesh is a solid (`bvh::is_solid`), found the first time the glide screen
+    /// would check it: only then does the screen see every collision.
     solid: std::sync::OnceLock<bool>,
     /// Counts placements made without the solver; a pair is classified again after one.
     placement: u64,
