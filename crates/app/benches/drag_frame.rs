@@ -11,6 +11,11 @@
 //!   2.1 M triangles, built in memory), a cap screw grabbed from the front and pulled up out of
 //!   its hole and the nut, then sideways, released, idle frames, a click on the base plate.
 //!
+//! - any scene file, `DRAG_FRAME=PATH.ron#PART`: the part grabbed from the scene's camera (or,
+//!   without one, from the first of a few views around it that sees it), pulled toward the
+//!   screen's top 0.2 % of the scene a frame for 100 frames, released, idle frames. A real
+//!   assembly's worst part (a robot link seated in its neighbours) is measured this way.
+//!
 //! `cargo bench -p mockup --bench drag_frame` runs `car_door`, the same with the glide narrow
 //! phase, and `cad`; `DRAG_FRAME=car_door,glide,cad` picks some. It prints, per scene, the
 //! median, 99th percentile and worst frame (all frames, and the drag frames alone), and the
@@ -265,6 +270,60 @@ fn cad() {
     run.print("cad (1,000 parts)");
 }
 
+/// `PATH#PART`: the part pulled up on screen out of wherever it sits.
+fn scene_file(which: &str) {
+    let Some((path, name)) = which.rsplit_once('#') else {
+        eprintln!("a scene file is given as PATH.ron#PART, not {which:?}");
+        return;
+    };
+    let path = std::path::Path::new(path);
+    let scene = match mockup_scene::load(path, &mockup_scene::source::FileSystem, &mut |_| {}) {
+        Ok(s) => s,
+        Err(e) => return eprintln!("{}: {e}", path.display()),
+    };
+    let size = scene.size;
+    let camera = scene.document.camera.clone();
+    let Some(part) = scene.document.parts.iter().position(|p| p.name == name) else {
+        return eprintln!("{}: no part named {name:?}", path.display());
+    };
+    let mut run = Run::new(scene, View::new(DVec3::Z, DVec3::ZERO, DVec3::Y));
+    let centre = {
+        let body = &run.app.world().resource::<Solver>().bodies()[part];
+        let (lo, hi) = body.collider.mesh().bounds();
+        body.pose.transform_point((lo + hi) / 2.0)
+    };
+    let mut views: Vec<View> = Vec::new();
+    if let Some(c) = camera {
+        views.push(View::new(DVec3::from_array(c.eye), DVec3::from_array(c.target), DVec3::from_array(c.up)));
+    }
+    for from in
+        [DVec3::new(0.3, -1.0, 0.3), DVec3::new(-1.0, 0.3, 0.3), DVec3::new(1.0, 0.3, 0.3), DVec3::new(0.3, 1.0, 0.3)]
+    {
+        views.push(View::new(centre + from.normalize() * 2.0 * size, centre, DVec3::Z));
+    }
+    let Some((view, ray)) = views.into_iter().find_map(|v| {
+        run.view = v;
+        let shown = run.shown();
+        let ray = ray_to_part(run.app.world().resource::<Solver>(), &shown, run.view.eye, part)?;
+        Some((std::mem::replace(&mut run.view, View::new(DVec3::Z, DVec3::ZERO, DVec3::Y)), ray))
+    }) else {
+        return eprintln!("{}: no view sees {name:?}", path.display());
+    };
+    run.view = view;
+    let dist = (centre - ray.0).length();
+    run.frame(ray, PRESS, 0.0, true);
+    let up = run.view.up;
+    for k in 1..=100 {
+        let at = ray.0 + ray.1 * dist + up * (k as f64 * 2e-3 * size);
+        run.frame((ray.0, (at - ray.0).normalize()), HOLD, 0.0, true);
+    }
+    run.frame(ray, ButtonState::default(), 0.0, false);
+    run.idle(ray, 30);
+    let moved = run.app.world().resource::<Solver>().bodies()[part].pose.translation;
+    println!("{name}: at {moved:.4} after the pull (scene size {size:.3})");
+    run.print(which);
+}
+
 fn main() {
     let which = std::env::var("DRAG_FRAME").unwrap_or_else(|_| "car_door,glide,cad".into());
     // Criterion passes --bench; nothing else is read.
@@ -273,7 +332,8 @@ fn main() {
             "car_door" => car_door(false),
             "glide" => car_door(true),
             "cad" => cad(),
-            other => eprintln!("unknown DRAG_FRAME scene {other:?} (car_door, glide, cad)"),
+            other if other.contains('#') => scene_file(other),
+            other => eprintln!("unknown DRAG_FRAME scene {other:?} (car_door, glide, cad, PATH.ron#PART)"),
         }
     }
 }

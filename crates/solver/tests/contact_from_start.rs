@@ -1059,3 +1059,32 @@ fn a_crossing_that_came_up_is_not_turned_deeper() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// A pin through a lobe that is solid in its mesh (a collision mesh that models no bore, as a
+/// robot wrist's is): both finely faceted, the pin some 35 εb deep inside. The pair's radius
+/// stops growing once it has many contacts (docs/contact-from-start.md §3), so its drags read
+/// a few thousand, not the tens of thousands within 16 εb. The pin is held sideways, and along
+/// its axis too: its end would enter the lobe (as the Alex wrist's pin is held, docs/scenes.md).
+#[test]
+fn a_pin_through_a_solid_lobe_keeps_its_contacts_few() {
+    let lobe = MeshBuilder::new()
+        .cylinder(Pose::from_rotation(DQuat::from_rotation_y(std::f64::consts::FRAC_PI_2)), 0.05, 0.06, 96, 24)
+        .build()
+        .unwrap();
+    let pin = MeshBuilder::new().cylinder(Pose::IDENTITY, 0.015, 0.2, 96, 60).build().unwrap();
+    let mut w = world(2.0);
+    let start = Pose::IDENTITY;
+    let s = add_pair(&mut w, &pin, start, &lobe, true);
+    let eb = w.settings().breaking;
+    let within = |r: f64| {
+        let (a, b) = (w.body(s).unwrap(), w.body(1 - s).unwrap());
+        mockup_ccd::proximity(&a.collider, &a.pose, &b.collider, &b.pose, r).value.len()
+    };
+    let (at_eb, at_16) = (within(eb), within(16.0 * eb));
+    assert!(at_eb > 1024 && at_16 > 20 * at_eb, "the case: {at_eb} contacts at εb, {at_16} at 16 εb");
+    for (way, to) in [("sideways", DVec3::new(0.0, 0.02, 0.0)), ("along its axis", DVec3::new(0.0, 0.0, 0.3))] {
+        let r = drag_for(&mut w, s, Pose::from_translation(to), 4);
+        assert!(!r.seated_pairs.is_empty() && r.contacts <= 4 * at_eb, "{way}: {} contacts", r.contacts);
+        assert!(moved(&w, s, start).length() <= tau(&w), "moved {way} by {}", moved(&w, s, start));
+    }
+}
