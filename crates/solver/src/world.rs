@@ -923,9 +923,6 @@ impl World {
         let touching = 1e-3 * self.settings.repositioning;
         let (a, b) = (&self.bodies[i], &self.bodies[j]);
         let (sa, sb) = (a.sides(), b.sides());
-        for c in &mut contacts[first..] {
-            *c = c.seated((&sa, &a.pose), (&sb, &b.pose), touching);
-        }
         // Edges inside flat polygons are no edges of the solids (docs/contact-from-start.md §3),
         // nor is an edge all but flat where it does not cross the other as two convex wedges:
         // its side read at one point says nothing of the depth there.
@@ -947,6 +944,11 @@ impl World {
             } else {
                 k += 1;
             }
+        }
+        // Signed after the drop, not before: on two coincident tiled faces most contacts are
+        // at flat edges (a base plate's: the signing took 30–45 ms of one frame).
+        for c in &mut contacts[first..] {
+            *c = c.seated((&sa, &a.pose), (&sb, &b.pose), touching);
         }
         // A side read by a pseudonormal holds at the feature's nearest point only: a farther
         // reading of the same feature (an edge or a vertex whose nearest point on it is not
@@ -1981,8 +1983,8 @@ fn reads_depth(c: &ContactPoint, band: f64) -> bool {
 
 /// Per feature of a pair in contact from the start: its nearest contact's distance, signed
 /// separation and index in `contacts` (of those that read a depth).
-fn nearest(contacts: &[ContactPoint], band: f64) -> HashMap<Feature, (f64, f64, usize)> {
-    let mut nearest: HashMap<Feature, (f64, f64, usize)> = HashMap::new();
+fn nearest(contacts: &[ContactPoint], band: f64) -> FeatureMap<(f64, f64, usize)> {
+    let mut nearest: FeatureMap<(f64, f64, usize)> = FeatureMap::default();
     for (k, c) in contacts.iter().enumerate().filter(|(_, c)| reads_depth(c, band)) {
         let d = c.separation.abs();
         nearest
@@ -2004,6 +2006,10 @@ type PairsSeated<'a> = (&'a [(BodyId, BodyId)], &'a [bool]);
 
 /// A feature of a pair in contact from the start (`inside_feature`).
 type Feature = (BodyId, BodyId, u8, u32, u32);
+
+/// Maps keyed by features, with a fast fixed hasher: a base plate's classification hashes
+/// some 50,000 features several times, and the default (SipHash) took half of its `nearest`.
+type FeatureMap<V> = HashMap<Feature, V, foldhash::fast::FixedState>;
 
 /// The feature a contact of a pair in contact from the start reads the depth of, with the
 /// pair: i's vertex (VF, VE, VV), j's vertex (FV, EV, VV read for B), or for EE the two edges' crossing
@@ -2036,7 +2042,7 @@ fn rows(
     presses: impl Fn(&ContactPoint, &[DVec3]) -> Option<DVec3>,
 ) -> Vec<(usize, Option<DVec3>)> {
     let nearest = nearest(contacts, band);
-    let mut tied: HashMap<Feature, Vec<usize>> = HashMap::new();
+    let mut tied: FeatureMap<Vec<usize>> = FeatureMap::default();
     let mut keep: Vec<(usize, Option<DVec3>)> = Vec::with_capacity(contacts.len());
     for (k, c) in contacts.iter().enumerate() {
         if !c.seated {
