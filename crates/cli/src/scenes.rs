@@ -166,7 +166,6 @@ pub fn replay(args: &[String]) -> Result<(), UsageError> {
             "substeps": r.substeps,
             "in_contact_from_start": names(&r.seated_pairs),
             "interfering_from_start": names(&from_start),
-            "held_too_deep": names(&r.held_too_deep),
             "new_interference": names(&new),
             "counters": counters_json(&r.counters),
         });

@@ -168,10 +168,6 @@ pub struct StepReport {
     /// Moves undone because a pair in contact from the start would have gone deeper than
     /// the interference tolerance (docs/contact-from-start.md §3).
     pub deepening_undone: u32,
-    /// Pairs in contact from the start too deep to follow at an interactive cost (their
-    /// reading radius could not grow past their depth, docs/contact-from-start.md §3): while a
-    /// mover has one, the drag holds it where it is.
-    pub held_too_deep: Vec<(BodyId, BodyId)>,
     /// First contact and near-simultaneous contacts along the moves.
     pub ccd_time: Duration,
     /// Rebuilding the contact set (proximity queries at εb).
@@ -319,9 +315,6 @@ struct PairClass {
     /// Its contacts are read within this: εb, or more for a pair that interferes deeper
     /// (docs/contact-from-start.md §3).
     radius: f64,
-    /// Deeper than its radius because the radius stopped growing on its cost: its deep
-    /// features are out of sight, so its bodies are held (§3).
-    too_deep: bool,
 }
 
 /// Triangle pairs within `radius` at relative pose `relative` (body i in body j's frame):
@@ -475,10 +468,6 @@ const SECOND_OPINION_WORK: usize = 200_000;
 /// A pair with more contacts than this is classified at the start of a budgeted call, not
 /// after other work (about 0.2 µs a contact).
 const CLASSIFY_FIRST: usize = 4096;
-
-/// A seated pair's radius does not grow to one with more triangle pairs than this within it
-/// (docs/contact-from-start.md §3): each refresh reads them all, about 1 µs a pair.
-const RADIUS_GROWTH_CANDIDATES: usize = 131_072;
 
 /// A sub-step whose continuous queries ran out of budget before proving any of its motion
 /// free, or finished too late for the rest of the sub-step (docs/solver.md §4).
@@ -821,17 +810,14 @@ impl World {
                     && (near || intersects(&a.collider, &a.pose, &b.collider, &b.pose).value);
                 let at = (a.placement, b.placement);
                 if !seated {
-                    self.classified.insert((i, j), PairClass { at, seated, depth: 0.0, radius: eb, too_deep: false });
+                    self.classified.insert((i, j), PairClass { at, seated, depth: 0.0, radius: eb });
                     continue;
                 }
                 // Its depth, and the radius its contacts are read within: εb, or beyond the depth
                 // when it interferes deeper (the readings must see its deepest features, §3).
-                // Deeper than 20 εb (a modelling error more than a fit) is not followed, nor
-                // to a radius with so many triangle pairs that each refresh would take a tenth of
-                // a second or more (§3).
+                // Deeper than 20 εb (a modelling error more than a fit) is not followed.
                 let cap = (20.0 * eb).min(0.25 * a.sphere.1.min(b.sphere.1)).max(eb);
                 let mut radius = eb;
-                let mut too_deep = false;
                 let depth = loop {
                     if radius == eb {
                         // The contacts just read at εb, signed and turned outward.
@@ -844,14 +830,9 @@ impl World {
                     if depth + 0.5 * eb <= radius || radius >= cap {
                         break depth;
                     }
-                    let wider = (4.0 * radius).max(depth + eb).min(cap);
-                    if !self.few_candidates_within(i, j, wider, report) {
-                        too_deep = true;
-                        break depth;
-                    }
-                    radius = wider;
+                    radius = (4.0 * radius).max(depth + eb).min(cap);
                 };
-                self.classified.insert((i, j), PairClass { at, seated, depth, radius, too_deep });
+                self.classified.insert((i, j), PairClass { at, seated, depth, radius });
             }
             true
         };
@@ -928,26 +909,6 @@ impl World {
         Some(r.first)
     }
 
-    /// Whether bodies i and j have at most `RADIUS_GROWTH_CANDIDATES` triangle pairs within
-    /// `within` (plus the candidates' skin); if so they are kept as the pair's candidates, which
-    /// the reading at `within` then uses. The traversal stops once they are too many.
-    fn few_candidates_within(&mut self, i: BodyId, j: BodyId, within: f64, report: &mut StepReport) -> bool {
-        let radius = within + self.settings.breaking * CANDIDATE_SKIN;
-        let (a, b) = (&self.bodies[i], &self.bodies[j]);
-        let mut traversal = NearTrianglePairs::new(&a.pose, &b.pose, radius);
-        while !traversal.advance(&a.collider, &b.collider, TRAVERSAL_PIECE, &mut report.counters) {
-            if traversal.found() > RADIUS_GROWTH_CANDIDATES {
-                return false;
-            }
-        }
-        if traversal.found() > RADIUS_GROWTH_CANDIDATES {
-            return false;
-        }
-        let relative = b.pose.inverse() * a.pose;
-        self.candidates.insert((i, j), Candidates { pairs: traversal.into_pairs(), relative, radius });
-        true
-    }
-
     /// Signs and turns outward the contacts of bodies i and j from `first` on, as those of a
     /// pair in contact from the start, and drops those at edges inside flat polygons.
     fn seat(&self, i: BodyId, j: BodyId, contacts: &mut Vec<ContactPoint>, first: usize) {
@@ -976,8 +937,8 @@ impl World {
                 k += 1;
             }
         }
-        // Signed after the drop, not before: on two coincident tiled faces most contacts are
-        // at flat edges (a base plate's: the signing took 30–45 ms of one frame).
+        // Signed after the drop, not before: a dropped contact need not be signed (a base
+        // plate's classification, some 48,000 contacts, is one frame's work).
         for c in &mut contacts[first..] {
             *c = c.seated((&sa, &a.pose), (&sb, &b.pose), touching);
         }
@@ -1242,12 +1203,6 @@ impl World {
         }
         let mut movers = self.movers(id, report);
         loop {
-            // A pair too deep to follow holds its bodies: nothing of it may move (§3).
-            report.held_too_deep = self.too_deep_pairs(&movers);
-            if !report.held_too_deep.is_empty() {
-                self.suspended = None;
-                return movers;
-            }
             // A suspended repositioning cycle goes on as one (`reposition_once` runs none while
             // a sub-step is suspended).
             if self.suspended.as_ref().is_some_and(|st| st.plan.repositioning) {
@@ -1325,24 +1280,6 @@ impl World {
         while self.reposition_once(&movers, report) {}
         self.chain_carry = report.out_of_time.then_some((id, target, chain));
         movers
-    }
-
-    /// The pairs in contact from the start of a body of `movers` that are too deep to follow
-    /// (`PairClass::too_deep`).
-    fn too_deep_pairs(&self, movers: &[BodyId]) -> Vec<(BodyId, BodyId)> {
-        let mut pairs: Vec<(BodyId, BodyId)> = self
-            .classified
-            .iter()
-            .filter(|&(&(i, j), c)| {
-                c.seated
-                    && c.too_deep
-                    && (movers.contains(&i) || movers.contains(&j))
-                    && c.at == (self.bodies[i].placement, self.bodies[j].placement)
-            })
-            .map(|(&p, _)| p)
-            .collect();
-        pairs.sort_unstable();
-        pairs
     }
 
     /// One repositioning cycle (eq. 9) if an ordinary contact is nearer than εr and the
@@ -2150,6 +2087,8 @@ fn rows(
         }
         keep.extend(chosen);
     }
+    // Stable: a contact kept twice with two normals keeps its rows in one order, whatever
+    // order the feature map gave.
     keep.sort_by_key(|&(k, _)| k);
     keep
 }

@@ -2,8 +2,7 @@
 //! whether it is still catching up with its target); the selected part's minimum distance
 //! (during a drag the smallest contact distance; otherwise the status task's answer, "…"
 //! while it runs), what it interferes with (red) and what it is in contact with from the
-//! start (violet), and when a drag is held because it would deepen such an interference or
-//! such an interference is too deep to follow;
+//! start (violet), and when a drag is held because it would deepen such an interference;
 //! recording; unsaved changes.
 
 use super::View;
@@ -30,14 +29,7 @@ pub(super) fn status_bar(ui: &mut egui::Ui, view: &View, selected: Option<usize>
             }
             // Without this the part just stays put, and nothing says why (found on the
             // gear differential, whose spiders start 1-2 mm inside the side gears).
-            if let Some(&(i, j)) = r.held_too_deep.first() {
-                let (a, b) = (view.parts.name(i), view.parts.name(j));
-                ui.colored_label(VIOLET, format!("held: {a} and {b} interfere too deep to follow")).on_hover_text(
-                    "Their overlap at the start is deeper than Mockup can keep in sight at an \
-                     interactive cost, so neither moves (docs/contact-from-start.md §3). Such an \
-                     overlap is usually a modelling error: fix it in the model.",
-                );
-            } else if r.deepening_undone > 0 && r.moves.is_empty() {
+            if r.deepening_undone > 0 && r.moves.is_empty() {
                 ui.colored_label(VIOLET, "held: the move would deepen an interference from the start").on_hover_text(
                     "Parts that interfere when a drag starts may come apart or slide, never \
                      deeper (docs/contact-from-start.md).",

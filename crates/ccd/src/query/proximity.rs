@@ -112,11 +112,6 @@ impl NearTrianglePairs {
         self.stack.is_empty()
     }
 
-    /// How many triangle pairs were found so far.
-    pub fn found(&self) -> usize {
-        self.pairs.len()
-    }
-
     /// The pairs found so far, sorted: all of them once the traversal is done.
     pub fn into_pairs(mut self) -> Vec<(u32, u32)> {
         self.pairs.sort_unstable();
