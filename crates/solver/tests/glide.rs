@@ -203,20 +203,12 @@ fn random_drags_with_glide_beside_an_open_sheet_never_interpenetrate() {
 /// in review). Now it stops at them with either narrow phase, culling on.
 #[test]
 fn solids_with_a_wrong_shell_are_not_culled_or_screened() {
-    use mockup_ccd::Mesh;
     let shells = |cubes: &[(DVec3, f64, bool)]| {
-        let (mut vertices, mut triangles) = (Vec::new(), Vec::new());
-        for &(centre, half, flip) in cubes {
-            let cube = MeshBuilder::new().cuboid(Pose::from_translation(centre), DVec3::splat(half)).build().unwrap();
-            let base = vertices.len() as u32;
-            vertices.extend_from_slice(cube.vertices());
-            triangles.extend(
-                cube.triangles().iter().map(|&[a, b, c]| {
-                    if flip { [base + a, base + c, base + b] } else { [base + a, base + b, base + c] }
-                }),
-            );
-        }
-        Mesh::new(vertices, triangles).unwrap()
+        let cube = |b: MeshBuilder, &(centre, half, flip): &(DVec3, f64, bool)| {
+            let (pose, half) = (Pose::from_translation(centre), DVec3::splat(half));
+            if flip { b.cuboid_inward(pose, half) } else { b.cuboid(pose, half) }
+        };
+        cubes.iter().fold(MeshBuilder::new(), cube).build().unwrap()
     };
     let cases = [
         // (name, obstacle, the cube's start and target x, the x its centre may not pass)

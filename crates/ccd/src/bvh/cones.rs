@@ -948,18 +948,11 @@ mod tests {
 
     /// Cubes of half-side `half` at `centre`, each wound inward when `flip`, as one mesh.
     fn shells(cubes: &[(DVec3, f64, bool)]) -> Mesh {
-        let (mut vertices, mut triangles) = (Vec::new(), Vec::new());
-        for &(centre, half, flip) in cubes {
-            let cube = MeshBuilder::new().cuboid(Pose::from_translation(centre), DVec3::splat(half)).build().unwrap();
-            let base = vertices.len() as u32;
-            vertices.extend_from_slice(cube.vertices());
-            triangles.extend(
-                cube.triangles().iter().map(|&[a, b, c]| {
-                    if flip { [base + a, base + c, base + b] } else { [base + a, base + b, base + c] }
-                }),
-            );
-        }
-        Mesh::new(vertices, triangles).unwrap()
+        let cube = |b: MeshBuilder, &(centre, half, flip): &(DVec3, f64, bool)| {
+            let (pose, half) = (Pose::from_translation(centre), DVec3::splat(half));
+            if flip { b.cuboid_inward(pose, half) } else { b.cuboid(pose, half) }
+        };
+        cubes.iter().fold(MeshBuilder::new(), cube).build().unwrap()
     }
 
     /// §6: every shell outward and none nested. Each wrong case encloses a positive volume

@@ -30,6 +30,16 @@ impl MeshBuilder {
         self
     }
 
+    /// [`MeshBuilder::cuboid`] wound inward: a cavity's faces, or a wrongly wound export.
+    pub fn cuboid_inward(self, pose: Pose, half: DVec3) -> Self {
+        let first = self.triangles.len();
+        let mut b = self.cuboid(pose, half);
+        for t in &mut b.triangles[first..] {
+            t.swap(1, 2);
+        }
+        b
+    }
+
     /// A box with half-sizes `half`, centred on the pose's origin: 8 vertices, 12 triangles.
     pub fn cuboid(self, pose: Pose, half: DVec3) -> Self {
         let v: Vec<DVec3> = (0..8)
