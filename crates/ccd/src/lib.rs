@@ -18,6 +18,7 @@ pub use mesh::{Mesh, MeshBuilder, MeshError, MeshStats};
 pub use motion::{Motion, Pose, RelativeMotion, Screw, ScrewPath};
 pub use query::{
     ClosestPair, Contact, ContactKind, Counted, Counters, FirstContact, InContact, NearTrianglePairs, ProximityPair,
-    QueryBudget, QueryOptions, Suspended, contacts_within, distance, first_contact, first_contact_suspendable,
-    first_contact_within_budget, intersects, near_triangle_pairs, proximity, proximity_among, ray_cast,
+    QueryBudget, QueryOptions, Suspended, VertexBand, VertexReadings, contacts_within, distance, first_contact,
+    first_contact_suspendable, first_contact_within_budget, intersects, near_triangle_pairs, proximity,
+    proximity_among, ray_cast, vertex_owner_count, vertex_readings,
 };

@@ -17,7 +17,10 @@ pub use continuous::{
 };
 pub use distance::{ClosestPair, Feature, distance};
 pub use intersects::intersects;
-pub use proximity::{NearTrianglePairs, ProximityPair, near_triangle_pairs, proximity, proximity_among};
+pub use proximity::{
+    NearTrianglePairs, ProximityPair, VertexBand, VertexReadings, near_triangle_pairs, proximity, proximity_among,
+    vertex_owner_count, vertex_readings,
+};
 pub use ray::{RayHit, ray_cast, ray_triangle};
 
 use glam::DVec3;

@@ -3,7 +3,8 @@
 
 use super::traversal::{collect_near_leaf_pairs_from, near_leaf_pairs};
 use super::{ContactKind, Counted, Counters};
-use crate::geometry::closest_points_segments;
+use crate::bvh::{Obb, ObbTree};
+use crate::geometry::{closest_point_on_triangle, closest_points_segments};
 use crate::mesh::edges_cross;
 use crate::{Collider, Mesh, Pose};
 use glam::DVec3;
@@ -164,6 +165,312 @@ pub fn proximity_among(
         p.normal = pose_b.transform_vector(p.normal);
     }
     Counted { value: out, counters }
+}
+
+/// The distances of a [`vertex_readings`] call: of each vertex, its readings at least `from`
+/// and less than `within` away, and within `tie` of its nearest point on the other mesh; and
+/// which owners may have such a vertex after the meshes move by up to `margin` (each point of
+/// either relative to the other).
+#[derive(Clone, Copy, Debug)]
+pub struct VertexBand {
+    pub from: f64,
+    pub within: f64,
+    pub tie: f64,
+    pub margin: f64,
+}
+
+/// What [`vertex_readings`] found: the readings, and of the owners it was given those with a
+/// vertex whose nearest distance `d*` has `d* + tie ≥ from − margin` and `d* < within +
+/// margin`. Every other owner's vertices read nothing, in order, until the meshes have moved
+/// by more than the margin relative to each other (a distance to a mesh changes by no more than
+/// the mesh's points move).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct VertexReadings {
+    pub readings: Vec<ProximityPair>,
+    pub near: Vec<u32>,
+}
+
+/// Owners from which [`vertex_readings`] uses a second thread.
+const PARALLEL_OWNERS: usize = 1024;
+
+/// How many owners [`vertex_readings`] goes through: A's tree's triangles, then B's.
+pub fn vertex_owner_count(a: &Collider, b: &Collider) -> usize {
+    a.tree().triangles().len() + b.tree().triangles().len()
+}
+
+/// Each vertex's nearest readings (docs/queries.md §7): of the vertices owned by the
+/// triangles `owners` (positions in A's tree's triangle list, then in B's, ascending), the
+/// direct readings `proximity` reports (VF, VE, VV for A's vertex; FV, EV, VVʲ for B's) within
+/// `band.tie` of the vertex's nearest distance to the other mesh, at least `band.from` and
+/// less than `band.within` away. With `proximity` at `band.from`, which reads everything
+/// nearer (the distances computed the same way, to the bit), that is every vertex's nearest
+/// reading and those tied with it. Without the edge/edge and edge-derived pairs, and without
+/// each vertex's farther readings, this is what a reader of depths needs beyond `band.from`
+/// (docs/contact-from-start.md §3), at a cost that grows with the vertices near the other
+/// mesh, not with the feature pairs. Positions past the owner count are ignored.
+pub fn vertex_readings(
+    a: &Collider,
+    pose_a: &Pose,
+    b: &Collider,
+    pose_b: &Pose,
+    band: VertexBand,
+    owners: &[u32],
+) -> Counted<VertexReadings> {
+    let to_b = pose_b.inverse() * *pose_a;
+    let (tree_a, tree_b) = (a.tree(), b.tree());
+    let count_a = tree_a.triangles().len();
+    let total = vertex_owner_count(a, b);
+    let reach = band.within + band.margin;
+    let run = |owners: &[u32]| {
+        let mut counters = Counters::default();
+        let mut found = VertexReadings::default();
+        let mut search = NearestSearch::default();
+        // The last vertex looked at and bounds on its nearest distance, from above and below:
+        // bounds on the next one's, by the triangle inequality (owners in tree order are
+        // neighbours). A vertex whose bound from below is out of reach is not searched.
+        let mut last: Option<(DVec3, f64, f64)> = None;
+        let mut last_of_a = true;
+        let bounds = |last: Option<(DVec3, f64, f64)>, x: DVec3| {
+            // Widened by 10⁻⁹ for rounding, as the boxes' bounds are.
+            last.map_or((f64::INFINITY, 0.0), |(p, upper, lower)| {
+                let moved = (x - p).length();
+                ((upper + moved) * (1.0 + 1e-9), (lower - moved) * (1.0 - 1e-9))
+            })
+        };
+        for &k in owners {
+            let k = k as usize;
+            let mut near = false;
+            if k == count_a || (k > count_a && last_of_a) {
+                // B's vertices: bounds on A's say nothing of them.
+                last = None;
+            }
+            last_of_a = k < count_a;
+            if k < count_a {
+                let t = tree_a.triangles()[k];
+                for v in a.mesh().owned_vertices(t) {
+                    let x = to_b.transform_point(a.mesh().vertex(v));
+                    let (upper, lower) = bounds(last, x);
+                    if lower >= reach {
+                        last = Some((x, upper, lower));
+                        continue;
+                    }
+                    near |= search.run((b.mesh(), tree_b, None), (x, upper), band, &mut counters);
+                    last = Some((x, search.best, search.lower));
+                    for &(near, p, d, n) in &search.found {
+                        let (kind, feature_b, normal) = match near {
+                            Near::Face(f) => (ContactKind::VertexFace, f, if (x - p).dot(n) < 0.0 { -n } else { n }),
+                            Near::Edge(e) => (ContactKind::VertexEdge, e, direction(p, x, n)),
+                            Near::Vertex(w) => (ContactKind::VertexVertex, w, direction(p, x, n)),
+                        };
+                        let pair = ProximityPair {
+                            kind,
+                            feature_a: v,
+                            feature_b,
+                            point_a: x,
+                            point_b: p,
+                            distance: d,
+                            normal,
+                        };
+                        found.readings.push(pair);
+                    }
+                }
+            } else if k < total {
+                let t = tree_b.triangles()[k - count_a];
+                for w in b.mesh().owned_vertices(t) {
+                    let y = b.mesh().vertex(w);
+                    let (upper, lower) = bounds(last, y);
+                    if lower >= reach {
+                        last = Some((y, upper, lower));
+                        continue;
+                    }
+                    near |= search.run((a.mesh(), tree_a, Some(&to_b)), (y, upper), band, &mut counters);
+                    last = Some((y, search.best, search.lower));
+                    for &(near, p, d, n) in &search.found {
+                        let (kind, feature_a, normal) = match near {
+                            Near::Face(f) => (ContactKind::FaceVertex, f, if (y - p).dot(n) > 0.0 { -n } else { n }),
+                            Near::Edge(e) => (ContactKind::EdgeVertex, e, direction(y, p, -n)),
+                            Near::Vertex(v) => (ContactKind::VertexVertexForB, v, direction(y, p, -n)),
+                        };
+                        let pair = ProximityPair {
+                            kind,
+                            feature_a,
+                            feature_b: w,
+                            point_a: p,
+                            point_b: y,
+                            distance: d,
+                            normal,
+                        };
+                        found.readings.push(pair);
+                    }
+                }
+            }
+            if near {
+                found.near.push(k as u32);
+            }
+        }
+        (found, counters)
+    };
+    // Long lists are split over two threads, the halves joined in order: the answer is the
+    // one a single thread gives.
+    let (mut found, counters) = if owners.len() >= PARALLEL_OWNERS && super::cores() >= 2 {
+        let (first, second) = owners.split_at(owners.len() / 2);
+        let ((mut found, mut counters), (rest, more)) = std::thread::scope(|s| {
+            let handle = s.spawn(|| run(second));
+            (run(first), handle.join().expect("the reading thread does not panic"))
+        });
+        found.readings.extend(rest.readings);
+        found.near.extend(rest.near);
+        counters += more;
+        counters.parallel_splits += 1;
+        (found, counters)
+    } else {
+        run(owners)
+    };
+    for p in &mut found.readings {
+        p.point_a = pose_b.transform_point(p.point_a);
+        p.point_b = pose_b.transform_point(p.point_b);
+        p.normal = pose_b.transform_vector(p.normal);
+    }
+    Counted { value: found, counters }
+}
+
+/// A feature of the searched mesh.
+#[derive(Clone, Copy, Debug)]
+enum Near {
+    Face(u32),
+    Edge(u32),
+    Vertex(u32),
+}
+
+/// Distance from `x` to the box (0 inside).
+fn point_box_distance(obb: &Obb, x: DVec3) -> f64 {
+    let d = x - obb.center;
+    let outside = DVec3::new(
+        (d.dot(obb.axes[0]).abs() - obb.half.x).max(0.0),
+        (d.dot(obb.axes[1]).abs() - obb.half.y).max(0.0),
+        (d.dot(obb.axes[2]).abs() - obb.half.z).max(0.0),
+    );
+    outside.length()
+}
+
+/// One point's nearest readings on a mesh, its buffers kept between points.
+#[derive(Default)]
+struct NearestSearch {
+    /// Bounds on the last point's nearest distance from above and below.
+    best: f64,
+    lower: f64,
+    stack: Vec<u32>,
+    found: Vec<(Near, DVec3, f64, DVec3)>,
+}
+
+impl NearestSearch {
+    /// Leaves in `found` the direct readings of `x` on the mesh (its points placed by
+    /// `place`, B's frame) within `band.tie` of the nearest and in `[band.from, band.within)`,
+    /// each with its point, distance and the normal of the triangle that owns its feature;
+    /// returns whether `x` is near (`VertexReadings::near`). Branch and bound over the tree,
+    /// the band widened by the margin: a node whose box is farther than the nearest so far
+    /// plus the tie (or than `within + margin`) holds no reading kept, and once the nearest
+    /// so far plus the tie is nearer than `from − margin`, the point is not near. `seed` bounds
+    /// the nearest distance from above (infinity for no bound).
+    fn run(
+        &mut self,
+        (mesh, tree, place): (&Mesh, &ObbTree, Option<&Pose>),
+        (x, seed): (DVec3, f64),
+        band: VertexBand,
+        counters: &mut Counters,
+    ) -> bool {
+        self.found.clear();
+        let at = |p: DVec3| place.map_or(p, |t| t.transform_point(p));
+        // Boxes are measured in the mesh's own frame (a distance does not change with the
+        // frame; the features are read in B's, as `proximity` reads them).
+        let local = place.map_or(x, |t| t.inverse().transform_point(x));
+        let lower = |n: u32, counters: &mut Counters| {
+            counters.bv_tests += 1;
+            point_box_distance(&tree.node(n).obb, local)
+        };
+        self.stack.clear();
+        let (from, reach) = (band.from - band.margin, band.within + band.margin);
+        let mut best = seed;
+        self.lower = 0.0;
+        if best + band.tie < from {
+            self.best = best;
+            return false;
+        }
+        // The least bound of the nodes not opened, and the least distance to a triangle of
+        // those opened: the lesser is the nearest distance, or a bound on it from below. Not
+        // the readings' least: rounding can leave a point with no reading (a vertex level
+        // with a face to one ulp beside its corner fails both the corner's and the edge's
+        // test; found by review), and its bound would then say nothing.
+        let mut pruned = f64::INFINITY;
+        let mut exact = f64::INFINITY;
+        // The box bound is rounded; boxes are grown by 10⁻⁹ of the mesh, and this margin of
+        // 10⁻⁹ of the limit keeps a reading on the limit itself.
+        let open = |lb: f64, best: f64| lb <= (best + band.tie).min(reach) * (1.0 + 1e-9);
+        let root = lower(0, counters);
+        if open(root, best) {
+            self.stack.push(0);
+        } else {
+            pruned = root;
+        }
+        while let Some(n) = self.stack.pop() {
+            if best + band.tie < from {
+                // Every reading is nearer than `from`, even after a move within the margin.
+                self.found.clear();
+                self.best = best;
+                return false;
+            }
+            let node = tree.node(n);
+            if !node.is_leaf() {
+                let (l, r) = tree.children(n);
+                let (dl, dr) = (lower(l, counters), lower(r, counters));
+                // The nearer child on top: the bound tightens sooner.
+                let (first, second) = if dl <= dr { ((l, dl), (r, dr)) } else { ((r, dr), (l, dl)) };
+                for (c, d) in [second, first] {
+                    if open(d, best) {
+                        self.stack.push(c);
+                    } else {
+                        pruned = pruned.min(d);
+                    }
+                }
+                continue;
+            }
+            for &t in tree.leaf_triangles(node) {
+                let tri = mesh.triangle_points(t).map(at);
+                exact = exact.min((closest_point_on_triangle(x, tri[0], tri[1], tri[2]) - x).length());
+                let n = place.map_or(mesh.normal(t), |p| p.transform_vector(mesh.normal(t)));
+                let mut keep = |near: Near, p: DVec3, d: f64, found: &mut Vec<_>| {
+                    best = best.min(d);
+                    if d >= band.from && d < band.within {
+                        found.push((near, p, d, n));
+                    }
+                };
+                counters.vf_tests += 1;
+                if let Some(p) = project_inside(x, &tri, n) {
+                    keep(Near::Face(t), p, (x - p).length(), &mut self.found);
+                }
+                for e in mesh.owned_edges(t) {
+                    counters.vf_tests += 1;
+                    if let Some(p) = nearest_inside_edge(mesh, e, x, at) {
+                        keep(Near::Edge(e), p, (x - p).length(), &mut self.found);
+                    }
+                }
+                for w in mesh.owned_vertices(t) {
+                    counters.vf_tests += 1;
+                    let y = at(mesh.vertex(w));
+                    if nearest_at_vertex(mesh, w, x, at) {
+                        keep(Near::Vertex(w), y, (x - y).length(), &mut self.found);
+                    }
+                }
+            }
+        }
+        let limit = best + band.tie;
+        self.found.retain(|&(_, _, d, _)| d <= limit);
+        self.best = best.min(exact);
+        self.lower = exact.min(pruned);
+        // Every node with a point nearer than `reach` was opened (its bound is at most that
+        // distance, and at most `best`), so under reach `exact` is the nearest distance.
+        exact + band.tie >= from && exact < reach
+    }
 }
 
 /// Projection of `x` on the plane of `tri` if it falls inside the (closed) triangle, to
