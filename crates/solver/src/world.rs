@@ -13,7 +13,8 @@ use mockup_ccd::glide::{GlideBody, GlideOptions, glide_collisions_between};
 use mockup_ccd::mesh::{Orientation, Place, Side, Sides, crossing_normal, crossing_separation};
 use mockup_ccd::{
     Collider, Contact, ContactKind, Counters, FirstContact, InContact, Motion, NearTrianglePairs, Pose, QueryBudget,
-    QueryOptions, Screw, Suspended, contacts_within, first_contact_suspendable, intersects, proximity, proximity_among,
+    QueryOptions, Screw, Suspended, VertexBand, contacts_within, first_contact_suspendable, intersects, proximity,
+    proximity_among, vertex_owner_count, vertex_readings,
 };
 use mockup_cone::Metric;
 use std::collections::HashMap;
@@ -241,6 +242,9 @@ pub struct World {
     focus: Vec<BodyId>,
     /// Per pair of bodies, the triangle pairs near at some earlier relative pose.
     candidates: HashMap<(BodyId, BodyId), Candidates>,
+    /// Per seated pair read beyond its near distance, the owners of its vertices that may be
+    /// read there, found at some earlier relative pose (docs/contact-from-start.md §3).
+    beyond: HashMap<(BodyId, BodyId), NearOwners>,
     /// Per pair classified since either body was last placed without the solver.
     classified: HashMap<(BodyId, BodyId), PairClass>,
     /// During a drag under a budget: the dragged body, the deadline and the box-test limit
@@ -326,6 +330,16 @@ struct Candidates {
     pairs: Vec<(u32, u32)>,
     relative: Pose,
     radius: f64,
+}
+
+/// The owners (triangles, `vertex_readings`) whose vertices may have readings in `band` while
+/// no point of body i has moved more than the candidates' skin relative to body j since
+/// `relative`.
+#[derive(Clone, Debug)]
+struct NearOwners {
+    owners: Vec<u32>,
+    relative: Pose,
+    band: (f64, f64),
 }
 
 /// The candidates' margin beyond εb, in multiples of εb.
@@ -448,12 +462,27 @@ struct PairReading {
     traversal: Option<NearTrianglePairs>,
     /// How many of its candidates have been read.
     read: usize,
+    /// Its reading beyond the near distance, once begun.
+    beyond: Option<BeyondReading>,
+}
+
+/// A pair's vertices read beyond the near distance (`vertex_readings`) a piece at a time.
+#[derive(Clone, Debug)]
+struct BeyondReading {
+    /// The owners to read, how many are read, and those found near.
+    owners: Vec<u32>,
+    next: usize,
+    near: Vec<u32>,
+    /// The owners are all of them (none were kept): those found near are kept for later.
+    keep: bool,
 }
 
 /// Node pairs a budgeted candidate traversal opens between looks at the clock, and candidate
 /// triangle pairs read between looks (about half a millisecond each).
 const TRAVERSAL_PIECE: usize = 4096;
 const READING_PIECE: usize = 4096;
+/// Triangles whose vertices a budgeted reading beyond εb reads between looks at the clock.
+const BEYOND_PIECE: usize = 2048;
 
 /// An edge whose faces are within this angle (radians, 1°) of one plane is read as flat by a
 /// seated pair's edge/edge readings (docs/contact-from-start.md §3, "Nearly flat edges").
@@ -531,6 +560,7 @@ impl World {
         self.settings = settings;
         // εr and εb may have changed: the classification and the candidates with them.
         self.candidates.clear();
+        self.beyond.clear();
         self.classified.clear();
         let focus = std::mem::take(&mut self.focus);
         self.refresh_contacts(&focus, &mut StepReport::default());
@@ -795,7 +825,7 @@ impl World {
                     let (a, b) = (&self.bodies[i], &self.bodies[j]);
                     let read = self.candidates.get(&(i, j)).map_or(0, |c| c.pairs.len());
                     let relative = b.pose.inverse() * a.pose;
-                    reading = Some(PairReading { first, relative, traversal: None, read });
+                    reading = Some(PairReading { first, relative, traversal: None, read, beyond: None });
                     break 'read false;
                 }
                 next += 1;
@@ -862,15 +892,21 @@ impl World {
         (budget, reading): (Option<DragBudget>, &mut Option<PairReading>),
         report: &mut StepReport,
     ) -> Option<usize> {
-        let radius = within + self.settings.breaking * CANDIDATE_SKIN;
+        // Every feature pair is read within `near` (εb, or 2 εb for a seated pair read farther:
+        // all its rows of a vertex whose nearest is within εb); beyond it, to the pair's
+        // radius, only each vertex's nearest readings (docs/contact-from-start.md §3, "Beyond
+        // εb").
+        let eb = self.settings.breaking;
+        let near = within.min(2.0 * eb);
+        let radius = near + eb * CANDIDATE_SKIN;
         let (a, b) = (&self.bodies[i], &self.bodies[j]);
         let mut r = reading.take().unwrap_or_else(|| {
             let relative = b.pose.inverse() * a.pose;
             let kept = self.candidates.get(&(i, j)).is_some_and(|c| {
-                c.radius == radius && moved_at_most(&c.relative, &relative, a.sphere) <= radius - within
+                c.radius == radius && moved_at_most(&c.relative, &relative, a.sphere) <= radius - near
             });
             let traversal = (!kept).then(|| NearTrianglePairs::new(&a.pose, &b.pose, radius));
-            PairReading { first: contacts.len(), relative, traversal, read: 0 }
+            PairReading { first: contacts.len(), relative, traversal, read: 0, beyond: None }
         });
         let spent = |report: &StepReport| budget.is_some_and(|b| b.spent(report.counters.bv_tests));
         let piece = |n: usize| if budget.is_some() { n } else { usize::MAX };
@@ -892,7 +928,7 @@ impl World {
         // Read in pieces, the answers appended in order: the whole list's answer.
         while r.read < candidates.len() {
             let end = r.read.saturating_add(piece(READING_PIECE)).min(candidates.len());
-            let found = proximity_among(&a.collider, &a.pose, &b.collider, &b.pose, within, &candidates[r.read..end]);
+            let found = proximity_among(&a.collider, &a.pose, &b.collider, &b.pose, near, &candidates[r.read..end]);
             report.counters += found.counters;
             contacts.extend(found.value.iter().map(|p| ContactPoint::from_pair(i, j, p)));
             r.read = end;
@@ -901,6 +937,41 @@ impl World {
             if spent(report) {
                 *reading = Some(r);
                 return None;
+            }
+        }
+        if within > near {
+            // The readings beyond `near` of each vertex within the rows' tie of its nearest
+            // (`rows`); those nearer, the candidates gave. Only the owners found near at a
+            // relative pose from which i has moved less than the skin are read.
+            let skin = eb * CANDIDATE_SKIN;
+            let band = VertexBand { from: near, within, tie: 0.25 * self.settings.repositioning, margin: skin };
+            let beyond = r.beyond.get_or_insert_with(|| {
+                let kept = self
+                    .beyond
+                    .get(&(i, j))
+                    .filter(|k| k.band == (near, within) && moved_at_most(&k.relative, &r.relative, a.sphere) <= skin);
+                let (owners, keep) = match kept {
+                    Some(k) => (k.owners.clone(), false),
+                    None => ((0..vertex_owner_count(&a.collider, &b.collider) as u32).collect(), true),
+                };
+                BeyondReading { owners, next: 0, near: Vec::new(), keep }
+            });
+            while beyond.next < beyond.owners.len() {
+                let end = beyond.next.saturating_add(piece(BEYOND_PIECE)).min(beyond.owners.len());
+                let found =
+                    vertex_readings(&a.collider, &a.pose, &b.collider, &b.pose, band, &beyond.owners[beyond.next..end]);
+                report.counters += found.counters;
+                contacts.extend(found.value.readings.iter().map(|p| ContactPoint::from_pair(i, j, p)));
+                beyond.near.extend(found.value.near);
+                beyond.next = end;
+                if beyond.next == beyond.owners.len() && beyond.keep {
+                    let owners = std::mem::take(&mut beyond.near);
+                    self.beyond.insert((i, j), NearOwners { owners, relative: r.relative, band: (near, within) });
+                }
+                if spent(report) {
+                    *reading = Some(r);
+                    return None;
+                }
             }
         }
         if seated {

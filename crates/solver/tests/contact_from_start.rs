@@ -48,6 +48,38 @@ fn moved(w: &World, part: BodyId, from: Pose) -> DVec3 {
     w.body(part).unwrap().pose.translation - from.translation
 }
 
+/// A wedge standing in a floor with its tip 3 εb deep and a second corner 0.7 εb deep,
+/// turned about that corner so that the tip would sink: held. The shallow corner makes the
+/// pair's radius grow to 4 εb at classification; the tip lies beyond 2 εb, where only the
+/// vertices' nearest readings are read (docs/contact-from-start.md §3, "Beyond 2 εb"), and
+/// only that reading keeps it from sinking: nothing of the tip's crosses the floor's surface.
+#[test]
+fn a_tip_read_beyond_twice_eb_is_held() {
+    let mut w = world(1.0);
+    let eb = w.settings().breaking;
+    let floor = MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::new(1.0, 1.0, 0.5)).build().unwrap();
+    w.add_body(collider(floor), Pose::from_translation(DVec3::new(0.0, 0.0, -0.5)), true);
+    let (tip, corner) = (DVec3::new(0.0, 0.0, -3.0 * eb), DVec3::new(0.1, 0.0, -0.7 * eb));
+    let (up1, up2) = (DVec3::new(0.0, 0.05, 0.05), DVec3::new(0.0, -0.05, 0.05));
+    let wedge = MeshBuilder::new()
+        .raw(Pose::IDENTITY, &[tip, corner, up1, up2], &[[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])
+        .build()
+        .unwrap();
+    assert!(wedge.signed_volume() > 0.0, "wound outward");
+    let c = w.add_body(collider(wedge), Pose::IDENTITY, false);
+    assert_eq!(w.intersecting_pairs().len(), 1);
+    // Turned about the corner (an axis along y) so that the tip goes down by 2.2 εb.
+    let turn = DQuat::from_rotation_y(-0.01);
+    let target = Pose::new(turn, corner - turn * corner);
+    let r = drag_for(&mut w, c, target, 10);
+    let pose = w.body(c).unwrap().pose;
+    let depth = -pose.transform_point(tip).z;
+    assert!(depth <= 3.0 * eb + tau(&w), "the tip went {:.2} εb deep (from 3 εb); {r:?}", depth / eb);
+    // And the wedge still comes out.
+    let r = drag_for(&mut w, c, Pose::from_translation(DVec3::new(0.0, 0.0, 0.1)), 10);
+    assert!(r.reached && w.intersecting_pairs().is_empty(), "{r:?}");
+}
+
 /// A shaft of radius 0.25 pressed into a ring whose bore has the same radius, both with 48
 /// facets, the shaft turned half a facet: each shaft corner stands 0.25 (1 − cos(π/48)) =
 /// 0.00054 inside the ring (εr = 0.00022 < that < εb = 0.00115 for a scene 2.5 wide).
