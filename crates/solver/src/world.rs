@@ -895,7 +895,7 @@ impl World {
         // Every feature pair is read within `near` (εb, or 2 εb for a seated pair read farther:
         // all its rows of a vertex whose nearest is within εb); beyond it, to the pair's
         // radius, only each vertex's nearest readings (docs/contact-from-start.md §3, "Beyond
-        // εb").
+        // 2 εb").
         let eb = self.settings.breaking;
         let near = within.min(2.0 * eb);
         let radius = near + eb * CANDIDATE_SKIN;
