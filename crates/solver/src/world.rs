@@ -148,6 +148,10 @@ pub struct StepReport {
     /// nothing moved, the contact figures below are of the previous set, and the next drag of
     /// this body goes on with the rebuild (docs/solver.md §4).
     pub rebuilding_contacts: bool,
+    /// The budget ran out while the contacts at a sub-step's new poses were being read: the
+    /// bodies were put back (that move is not shown before its depth check), and the next drag
+    /// of this body goes on with the reading and then makes the move (docs/solver.md §4).
+    pub waiting_for_refresh: bool,
     /// Sub-steps stopped by a contact.
     pub blocked_substeps: u32,
     /// QP solves that did not converge (infeasible constraints); the move still went
@@ -443,10 +447,17 @@ struct Planned {
 #[derive(Clone, Debug)]
 struct Refreshing {
     movers: Vec<BodyId>,
+    /// The movers' poses it reads at (a move's refresh is kept while the bodies are put back,
+    /// docs/solver.md §4), and whether it is a refresh after a move.
+    at: Vec<Pose>,
+    after_move: bool,
     pairs: Vec<(BodyId, BodyId)>,
     next: usize,
     contacts: Vec<ContactPoint>,
     reading: Option<PairReading>,
+    /// The pair (its place in `pairs`) in contact from the start being read again at a
+    /// larger radius to classify it, and that radius.
+    growing: Option<(usize, f64)>,
 }
 
 /// One pair's contacts read a piece at a time under a drag's budget (one pair of plates with a
@@ -475,14 +486,21 @@ struct BeyondReading {
     near: Vec<u32>,
     /// The owners are all of them (none were kept): those found near are kept for later.
     keep: bool,
+    /// Box tests per owner in the last piece (0 before the first): what sizes the next.
+    per_owner: f64,
 }
 
 /// Node pairs a budgeted candidate traversal opens between looks at the clock, and candidate
 /// triangle pairs read between looks (about half a millisecond each).
 const TRAVERSAL_PIECE: usize = 4096;
 const READING_PIECE: usize = 4096;
-/// Triangles whose vertices a budgeted reading beyond εb reads between looks at the clock.
-const BEYOND_PIECE: usize = 2048;
+/// A budgeted reading beyond εb looks at the clock after about this many box tests (about a
+/// millisecond on two threads), in pieces of owners sized by what the last piece cost per
+/// owner: an owner's vertex searches cost from a few box tests (skipped by its neighbour's
+/// bound) to some 200 (a vertex near the other part), so a fixed count of owners overran a
+/// frame by up to 16 ms on a robot's wrist (docs/solver.md §4).
+const BEYOND_PIECE_TESTS: f64 = 32_768.0;
+const BEYOND_PIECE_OWNERS: (usize, usize) = (256, 4096);
 
 /// An edge whose faces are within this angle (radians, 1°) of one plane is read as flat by a
 /// seated pair's edge/edge readings (docs/contact-from-start.md §3, "Nearly flat edges").
@@ -507,6 +525,19 @@ struct SuspendedStep {
     plan: Planned,
     /// Per pair: its query's answer so far, and its state when it has not finished.
     queries: Vec<(FirstContact, Option<Suspended>)>,
+    /// The move its answers give waits for the refresh at its poses: the next drag runs no
+    /// query, so that it reaches the same poses (docs/solver.md §4).
+    hold: bool,
+}
+
+/// What became of a move (`World::place_or_undo`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Placed {
+    Kept,
+    Undone,
+    /// The refresh at the new poses ran out of budget: the bodies are back where they were,
+    /// and the refresh goes on in the next drag.
+    Waiting,
 }
 
 impl World {
@@ -709,11 +740,36 @@ impl World {
     }
 
     fn refresh_timed_as(&mut self, movers: &[BodyId], after_move: bool, report: &mut StepReport) {
+        self.refresh_budgeted(movers, None, after_move, report);
+    }
+
+    /// The movers' contacts rebuilt under `budget`, timed: the contact set it replaced when it
+    /// finished, `None` when the budget ran out first.
+    fn refresh_budgeted(
+        &mut self,
+        movers: &[BodyId],
+        budget: Option<DragBudget>,
+        after_move: bool,
+        report: &mut StepReport,
+    ) -> Option<Vec<ContactPoint>> {
         let (clock, tests) = (Instant::now(), report.counters.bv_tests);
-        self.refresh_part(movers, None, after_move, report);
+        let replaced = self.refresh_part(movers, budget, after_move, report);
         let took = clock.elapsed();
         self.last_refresh = movers.first().map(|&b| (b, took, report.counters.bv_tests - tests));
         report.proximity_time += took;
+        replaced
+    }
+
+    /// The movers' poses, which a rebuild reads at.
+    fn poses_of(&self, movers: &[BodyId]) -> Vec<Pose> {
+        movers.iter().map(|&b| self.bodies[b].pose).collect()
+    }
+
+    /// Whether the kept rebuild is about `movers` where they are, read as `after_move` says.
+    fn rebuilding(&self, movers: &[BodyId], after_move: bool) -> bool {
+        self.refreshing
+            .as_ref()
+            .is_some_and(|r| r.movers == movers && r.after_move == after_move && r.at == self.poses_of(movers))
     }
 
     /// Whether a displacement is no motion at all (to `1e-9` of εs and `1e-9` rad).
@@ -764,8 +820,9 @@ impl World {
     }
 
     /// [`World::refresh_contacts`] pair by pair until `budget` runs out (at least one pair a
-    /// call): whether it finished. An unfinished rebuild is kept, and the next call about the
-    /// same movers goes on with it; meanwhile the contact set is the old one.
+    /// call): the contact set it replaced when it finished, `None` when not. An unfinished
+    /// rebuild is kept, and the next call about the same movers at the same poses goes on
+    /// with it; meanwhile the contact set is the old one.
     ///
     /// `after_move`: the solver has just moved `movers` (or put them back). A pair not yet
     /// classified then is one that was beyond the near margin at the previous refresh of the
@@ -780,10 +837,11 @@ impl World {
         budget: Option<DragBudget>,
         after_move: bool,
         report: &mut StepReport,
-    ) -> bool {
+    ) -> Option<Vec<ContactPoint>> {
         let (er, eb) = (self.settings.repositioning, self.settings.breaking);
-        let (pairs, mut next, mut contacts, mut reading) = match self.refreshing.take() {
-            Some(r) if r.movers == movers => (r.pairs, r.next, r.contacts, r.reading),
+        let goes_on = self.rebuilding(movers, after_move);
+        let (pairs, mut next, mut contacts, mut reading, mut growing) = match self.refreshing.take() {
+            Some(r) if goes_on => (r.pairs, r.next, r.contacts, r.reading, r.growing),
             _ => {
                 let skin = eb * CANDIDATE_SKIN;
                 let mut pairs: Vec<(BodyId, BodyId)> = Vec::new();
@@ -793,7 +851,7 @@ impl World {
                 }
                 pairs.sort_unstable();
                 pairs.dedup();
-                (pairs, 0, Vec::new(), None)
+                (pairs, 0, Vec::new(), None, None)
             }
         };
         let began = next;
@@ -807,8 +865,11 @@ impl World {
                 }
                 let (i, j) = pairs[next];
                 let known = self.class(i, j);
-                let within = known.map_or(eb, |c| c.radius);
-                let seated = known.is_some_and(|c| c.seated);
+                // A pair in contact from the start deeper than εb is read again at growing radii
+                // until its readings see its deepest features (below), a read at a time.
+                let grown = growing.filter(|&(k, _)| k == next).map(|(_, radius)| radius);
+                let within = grown.or(known.map(|c| c.radius)).unwrap_or(eb);
+                let seated = grown.is_some() || known.is_some_and(|c| c.seated);
                 let before = work(report);
                 let Some(first) =
                     self.pair_contacts(i, j, within, seated, &mut contacts, (budget, &mut reading), report)
@@ -821,59 +882,65 @@ impl World {
                 // what is left); that call classifies it first, its reading done.
                 let progressed = next > began || work(report) > before;
                 let big = contacts.len() - first > CLASSIFY_FIRST;
-                if known.is_none() && progressed && budget.is_some_and(|b| big || b.spent(report.counters.bv_tests)) {
+                if known.is_none()
+                    && grown.is_none()
+                    && progressed
+                    && budget.is_some_and(|b| big || b.spent(report.counters.bv_tests))
+                {
                     let (a, b) = (&self.bodies[i], &self.bodies[j]);
                     let read = self.candidates.get(&(i, j)).map_or(0, |c| c.pairs.len());
                     let relative = b.pose.inverse() * a.pose;
                     reading = Some(PairReading { first, relative, traversal: None, read, beyond: None });
                     break 'read false;
                 }
-                next += 1;
                 if known.is_some() {
+                    next += 1;
                     continue;
                 }
-                // Classify it now: in contact from the start if it touches (< εr) or interferes.
                 let (a, b) = (&self.bodies[i], &self.bodies[j]);
-                let near = contacts[first..].iter().any(|c| c.distance < er);
-                let seated = !after_move
-                    && !self.settings.strict
-                    && (near || intersects(&a.collider, &a.pose, &b.collider, &b.pose).value);
                 let at = (a.placement, b.placement);
-                if !seated {
-                    self.classified.insert((i, j), PairClass { at, seated, depth: 0.0, radius: eb });
-                    continue;
+                if grown.is_none() {
+                    // Classify it now: in contact from the start if it touches (< εr) or
+                    // interferes.
+                    let near = contacts[first..].iter().any(|c| c.distance < er);
+                    let seated = !after_move
+                        && !self.settings.strict
+                        && (near || intersects(&a.collider, &a.pose, &b.collider, &b.pose).value);
+                    if !seated {
+                        self.classified.insert((i, j), PairClass { at, seated, depth: 0.0, radius: eb });
+                        next += 1;
+                        continue;
+                    }
+                    // The contacts just read at εb, signed and turned outward.
+                    self.seat(i, j, &mut contacts, first);
                 }
                 // Its depth, and the radius its contacts are read within: εb, or beyond the depth
                 // when it interferes deeper (the readings must see its deepest features, §3).
                 // Deeper than 20 εb (a modelling error more than a fit) is not followed.
                 let cap = (20.0 * eb).min(0.25 * a.sphere.1.min(b.sphere.1)).max(eb);
-                let mut radius = eb;
-                let depth = loop {
-                    if radius == eb {
-                        // The contacts just read at εb, signed and turned outward.
-                        self.seat(i, j, &mut contacts, first);
-                    } else {
-                        contacts.truncate(first);
-                        self.pair_contacts(i, j, radius, true, &mut contacts, (None, &mut None), report);
-                    }
-                    let depth = penetration(&contacts[first..], eb);
-                    if depth + 0.5 * eb <= radius || radius >= cap {
-                        break depth;
-                    }
-                    radius = (4.0 * radius).max(depth + eb).min(cap);
-                };
-                self.classified.insert((i, j), PairClass { at, seated, depth, radius });
+                let radius = within;
+                let depth = penetration(&contacts[first..], eb);
+                if depth + 0.5 * eb <= radius || radius >= cap {
+                    self.classified.insert((i, j), PairClass { at, seated: true, depth, radius });
+                    growing = None;
+                    next += 1;
+                } else {
+                    // Read again, wider, from where this reading began.
+                    contacts.truncate(first);
+                    growing = Some((next, (4.0 * radius).max(depth + eb).min(cap)));
+                }
             }
             true
         };
         if !finished {
-            self.refreshing = Some(Refreshing { movers: movers.to_vec(), pairs, next, contacts, reading });
-            return false;
+            let at = self.poses_of(movers);
+            self.refreshing =
+                Some(Refreshing { movers: movers.to_vec(), at, after_move, pairs, next, contacts, reading, growing });
+            return None;
         }
-        self.contacts = contacts;
         self.focus = movers.to_vec();
         self.fresh = true;
-        true
+        Some(std::mem::replace(&mut self.contacts, contacts))
     }
 
     /// Appends the contacts of bodies i and j within `within` (from kept candidates when their
@@ -954,13 +1021,19 @@ impl World {
                     Some(k) => (k.owners.clone(), false),
                     None => ((0..vertex_owner_count(&a.collider, &b.collider) as u32).collect(), true),
                 };
-                BeyondReading { owners, next: 0, near: Vec::new(), keep }
+                BeyondReading { owners, next: 0, near: Vec::new(), keep, per_owner: 0.0 }
             });
             while beyond.next < beyond.owners.len() {
-                let end = beyond.next.saturating_add(piece(BEYOND_PIECE)).min(beyond.owners.len());
+                let (least, most) = BEYOND_PIECE_OWNERS;
+                let owners = match beyond.per_owner {
+                    0.0 => least,
+                    per_owner => ((BEYOND_PIECE_TESTS / per_owner) as usize).clamp(least, most),
+                };
+                let end = beyond.next.saturating_add(piece(owners)).min(beyond.owners.len());
                 let found =
                     vertex_readings(&a.collider, &a.pose, &b.collider, &b.pose, band, &beyond.owners[beyond.next..end]);
                 report.counters += found.counters;
+                beyond.per_owner = (found.counters.bv_tests as f64 / (end - beyond.next) as f64).max(1.0);
                 contacts.extend(found.value.readings.iter().map(|p| ContactPoint::from_pair(i, j, p)));
                 beyond.near.extend(found.value.near);
                 beyond.next = end;
@@ -1189,10 +1262,10 @@ impl World {
         // The last drag of this body (or its placement) left its contacts current; otherwise
         // they are rebuilt, over as many drags as the budget needs (§4).
         let current = self.fresh && self.focus == [id];
-        let spread = self.refreshing.as_ref().is_some_and(|r| r.movers == [id]);
+        let spread = self.rebuilding(&[id], false);
         let ready = current || {
             let clock = Instant::now();
-            let done = self.refresh_part(&[id], self.budget, false, &mut report);
+            let done = self.refresh_part(&[id], self.budget, false, &mut report).is_some();
             report.proximity_time += clock.elapsed();
             done
         };
@@ -1383,7 +1456,7 @@ impl World {
         report: &mut StepReport,
     ) -> Moved {
         if let Some(step) = self.suspended.take() {
-            return self.check_and_move(step.plan, Some(step.queries), report);
+            return self.check_and_move(step.plan, Some((step.queries, step.hold)), report);
         }
         let plan = Planned { reach, chain, repositioning: drag.is_none(), ..self.plan(movers, drag, report) };
         self.check_and_move(plan, None, report)
@@ -1558,7 +1631,7 @@ impl World {
     fn check_and_move(
         &mut self,
         plan: Planned,
-        resumed: Option<Vec<(FirstContact, Option<Suspended>)>>,
+        resumed: Option<(Vec<(FirstContact, Option<Suspended>)>, bool)>,
         report: &mut StepReport,
     ) -> Moved {
         let s = self.settings;
@@ -1605,7 +1678,8 @@ impl World {
         // exact query's answer and unfinished state (kept if the sub-step is suspended).
         let mut free_until: f64 = 1.0;
         let mut queries: Vec<(FirstContact, Option<Suspended>)> = Vec::with_capacity(pairs.len());
-        let mut resumed = resumed.map(|q| q.into_iter());
+        let hold = resumed.as_ref().is_some_and(|&(_, hold)| hold);
+        let mut resumed = resumed.map(|(q, _)| q.into_iter());
         let tests_before = report.counters.bv_tests;
         // The glide screen checks the stretch from where the bodies are to `glide_to` (§4).
         let time_budget = self.budget.and_then(|b| Some(b.deadline? - b.began));
@@ -1620,8 +1694,9 @@ impl World {
                 NarrowPhase::Exact => {
                     let opts = QueryOptions { budget: self.query_budget(report.counters.bv_tests), ..options(k) };
                     let (answer, state) = match resumed.as_mut().and_then(|q| q.next()) {
-                        // Finished before the sub-step was suspended.
+                        // Finished before the sub-step was suspended, or held for its move.
                         Some((done, None)) => (done, None),
+                        Some((done, state)) if hold => (done, state),
                         earlier => {
                             let state = earlier.and_then(|(_, state)| state);
                             let (r, state) =
@@ -1700,7 +1775,7 @@ impl World {
         {
             report.ccd_time += queried;
             report.out_of_time = true;
-            self.suspended = Some(SuspendedStep { body: budget.body, plan, queries });
+            self.suspended = Some(SuspendedStep { body: budget.body, plan, queries, hold: false });
             return Moved::OutOfTime;
         }
         let previous: Vec<(BodyId, Pose)> = moving.iter().map(|&b| (b, self.bodies[b].pose)).collect();
@@ -1716,7 +1791,7 @@ impl World {
             report.out_of_time |= !stretch;
             if free_until <= plan.at {
                 if let Some(budget) = self.budget {
-                    self.suspended = Some(SuspendedStep { body: budget.body, plan, queries });
+                    self.suspended = Some(SuspendedStep { body: budget.body, plan, queries, hold: false });
                 }
                 report.out_of_time = true;
                 return Moved::OutOfTime;
@@ -1727,13 +1802,16 @@ impl World {
             // chain (§4).
             let t = plan.at + 0.95 * (free_until - plan.at);
             let pose_at = |b: BodyId| path_of(b).pose_at(t).normalized();
-            if !self.place_or_undo((movers, moving), &previous, pose_at, Some((pairs, seated)), report) {
+            match self.place_or_undo((movers, moving), &previous, pose_at, Some((pairs, seated)), report) {
+                Placed::Kept => {}
                 // As a whole move undone (below): the sub-step got nowhere, a shorter one next.
-                return Moved::Blocked { time: 0.0, linearisation: true };
+                Placed::Undone => return Moved::Blocked { time: 0.0, linearisation: true },
+                Placed::Waiting => return self.wait_for_refresh(plan, queries, report),
             }
             record(report, t);
             if let Some(budget) = self.budget {
-                self.suspended = Some(SuspendedStep { body: budget.body, plan: Planned { at: t, ..plan }, queries });
+                let plan = Planned { at: t, ..plan };
+                self.suspended = Some(SuspendedStep { body: budget.body, plan, queries, hold: false });
             }
             if stretch {
                 report.glide_stretches += 1;
@@ -1746,8 +1824,10 @@ impl World {
             // At the motions' ends, each body's own screw agrees with the relative screws that
             // were checked, so two movers cannot overlap there (§4).
             let end = |b: BodyId| motion_of(b).to.normalized();
-            if !self.place_or_undo((movers, moving), &previous, end, None, report) {
-                return Moved::Blocked { time: 0.0, linearisation: true };
+            match self.place_or_undo((movers, moving), &previous, end, None, report) {
+                Placed::Kept => {}
+                Placed::Undone => return Moved::Blocked { time: 0.0, linearisation: true },
+                Placed::Waiting => return self.wait_for_refresh(plan, queries, report),
             }
             record(report, 1.0);
             return if *shortened { Moved::Shortened } else { Moved::Full { closed_gap, constrained } };
@@ -1783,7 +1863,18 @@ impl World {
             }
         }
         let t_b = lo;
-        // Near-simultaneous contacts of the hitting pair.
+        report.ccd_time += clock.elapsed();
+        if t_b > plan.at {
+            let pose_at = |b: BodyId| path_of(b).pose_at(t_b).normalized();
+            match self.place_or_undo((movers, moving), &previous, pose_at, Some((pairs, seated)), report) {
+                Placed::Kept => record(report, t_b),
+                Placed::Undone => {}
+                Placed::Waiting => return self.wait_for_refresh(plan, queries, report),
+            }
+        }
+        // Near-simultaneous contacts of the hitting pair (of the motions alone: where the bodies
+        // are does not change them).
+        let clock = Instant::now();
         let until = (hit.time + s.contact_window).min(1.0);
         let near = match narrow_phase {
             NarrowPhase::Exact => {
@@ -1804,12 +1895,6 @@ impl World {
             NarrowPhase::Glide => glide_list.into_iter().filter(|c| c.time <= until).collect(),
         };
         report.ccd_time += clock.elapsed();
-        if t_b > plan.at {
-            let pose_at = |b: BodyId| path_of(b).pose_at(t_b).normalized();
-            if self.place_or_undo((movers, moving), &previous, pose_at, Some((pairs, seated)), report) {
-                record(report, t_b);
-            }
-        }
         let seated_hit = seated[k];
         for c in &near {
             let (a, b) = (&self.bodies[i], &self.bodies[j]);
@@ -1836,9 +1921,10 @@ impl World {
     }
 
     /// Puts the moving bodies where `pose_of` says and refreshes the movers' contacts. It
-    /// undoes that (puts them back at `previous`, refreshes again) when a contact got too deep
-    /// or, with `overlap` (the pairs and which are seated), two movers overlap (§4). Returns
-    /// whether the move was kept.
+    /// undoes that (puts them back at `previous` with the contacts they had there) when a
+    /// contact got too deep or, with `overlap` (the pairs and which are seated), two movers
+    /// overlap (§4). Under a budget, the refresh may not finish: the bodies are then put back,
+    /// the refresh is kept, and the move waits for it ([`Placed::Waiting`], docs/solver.md §4).
     fn place_or_undo(
         &mut self,
         (movers, moving): (&[BodyId], &[BodyId]),
@@ -1846,20 +1932,55 @@ impl World {
         pose_of: impl Fn(BodyId) -> Pose,
         overlap: Option<PairsSeated>,
         report: &mut StepReport,
-    ) -> bool {
-        for &b in moving {
-            self.put(b, pose_of(b));
-        }
+    ) -> Placed {
+        // The contact set is a whole rebuild about the movers where they are: a move undone
+        // puts it back instead of reading it again.
+        let whole = self.fresh && self.focus == movers;
+        let put_all = |world: &mut World, poses: &mut dyn Iterator<Item = (BodyId, Pose)>| {
+            // Placing drops a kept rebuild; this one is about these movers, kept with its poses.
+            let rebuild = world.refreshing.take();
+            for (b, p) in poses {
+                world.put(b, p);
+            }
+            world.refreshing = rebuild;
+        };
+        put_all(self, &mut moving.iter().map(|&b| (b, pose_of(b))));
         let overlap = overlap.is_some_and(|(pairs, seated)| self.movers_overlap(pairs, seated, moving));
-        self.refresh_after_move(movers, report);
+        // Only the grabbed part moving, with the exact CCD (whose answers the resumed sub-step
+        // holds): the glide screen's stretches depend on what the last screens cost.
+        let budget =
+            self.budget.filter(|_| !self.settings.push_others && self.settings.narrow_phase == NarrowPhase::Exact);
+        let Some(replaced) = self.refresh_budgeted(movers, budget, true, report) else {
+            put_all(self, &mut previous.iter().copied());
+            self.fresh = whole;
+            return Placed::Waiting;
+        };
         if !overlap && !self.too_deep(moving, previous, report) {
-            return true;
+            return Placed::Kept;
         }
-        for &(b, p) in previous {
-            self.put(b, p);
+        put_all(self, &mut previous.iter().copied());
+        if whole {
+            self.contacts = replaced;
+            self.fresh = true;
+        } else {
+            self.refresh_after_move(movers, report);
         }
-        self.refresh_after_move(movers, report);
-        false
+        Placed::Undone
+    }
+
+    /// A move that waits for the refresh at its poses: the sub-step is suspended with its
+    /// queries held, so that the next drag reaches the same poses (docs/solver.md §4).
+    fn wait_for_refresh(
+        &mut self,
+        plan: Planned,
+        queries: Vec<(FirstContact, Option<Suspended>)>,
+        report: &mut StepReport,
+    ) -> Moved {
+        let body = self.budget.map_or(plan.movers[0], |b| b.body);
+        self.suspended = Some(SuspendedStep { body, plan, queries, hold: true });
+        report.out_of_time = true;
+        report.waiting_for_refresh = true;
+        Moved::OutOfTime
     }
 
     /// Whether two bodies that moved together overlap, each placed along its own screw, which

@@ -311,3 +311,152 @@ fn a_suspended_sub_step_toward_an_old_target_does_not_end_the_drag() {
     }
     assert!(ended_suspended > 0, "no first frame ended with its sub-step suspended");
 }
+
+/// A plate resting on six blocks (pairs in contact from the start, hundreds of contacts),
+/// slid, pressed down, turned and lifted under a budget of 200 box tests a drag: the refresh
+/// at a sub-step's new poses does not fit, so the move waits for it over several drags with
+/// the plate put back where it was (docs/solver.md §4). Each drag that waits moves nothing and
+/// records no move; the plate never sinks deeper into a block than it started (plus τ); and
+/// every drag ends where the unbudgeted drag ends.
+#[test]
+fn a_move_waits_for_the_refresh_at_its_poses() {
+    // How deep the plate (half sizes 3.2, 0.6, 0.1) at `pose` is in the blocks (half size 0.4,
+    // centred at x = −2.5 … 2.5): the deepest corner of a block inside the plate, or of the
+    // plate's underside inside a block, measured along the other's top or bottom normal.
+    let overlap_depth = |pose: &Pose| {
+        let mut depth: f64 = 0.0;
+        for k in 0..6 {
+            let cx = -2.5 + k as f64;
+            for (sx, sy) in [(-1.0, -1.0), (-1.0, 1.0), (1.0, -1.0), (1.0, 1.0)] {
+                let l = pose.inverse().transform_point(DVec3::new(cx + 0.4 * sx, 0.4 * sy, 0.4));
+                if l.x.abs() <= 3.2 && l.y.abs() <= 0.6 {
+                    depth = depth.max(l.z + 0.1);
+                }
+                let w = pose.transform_point(DVec3::new(3.2 * sx, 0.6 * sy, -0.1));
+                if (w.x - cx).abs() <= 0.4 && w.y.abs() <= 0.4 {
+                    depth = depth.max(0.4 - w.z);
+                }
+            }
+        }
+        depth
+    };
+    let build = || {
+        let mut w = World::new(SolverSettings::for_scene_size(10.0)).unwrap();
+        for k in 0..6 {
+            let block = MeshBuilder::new().tessellated_cuboid(Pose::IDENTITY, DVec3::splat(0.4), [3, 3, 3]);
+            let at = Pose::from_translation(DVec3::new(-2.5 + k as f64, 0.0, 0.0));
+            w.add_body(Arc::new(Collider::new(block.build().unwrap())), at, true);
+        }
+        let plate = MeshBuilder::new().tessellated_cuboid(Pose::IDENTITY, DVec3::new(3.2, 0.6, 0.1), [16, 4, 1]);
+        // Resting on the blocks' top faces (z = 0.4).
+        let at = Pose::from_translation(DVec3::new(0.0, 0.0, 0.5));
+        let p = w.add_body(Arc::new(Collider::new(plate.build().unwrap())), at, false);
+        (w, p)
+    };
+    let (mut free, p) = build();
+    let (mut tight, _) = build();
+    with_work_budget(&mut tight, 200);
+    let tau = 0.5 * tight.settings().repositioning;
+    let turned = Pose::new(glam::DQuat::from_rotation_z(0.05), DVec3::new(0.4, 0.1, 0.5));
+    let targets = [
+        Pose::from_translation(DVec3::new(0.5, 0.2, 0.5)),
+        Pose::from_translation(DVec3::new(0.2, -0.3, 0.3)),
+        turned,
+        Pose::from_translation(DVec3::new(-0.3, 0.0, 1.5)),
+    ];
+    let mut waited = 0;
+    for target in targets {
+        for _ in 0..5 {
+            free.drag(p, target).unwrap();
+        }
+        for _ in 0..5 {
+            let mut ended = false;
+            for _ in 0..4000 {
+                let before = tight.body(p).unwrap().pose;
+                let r = tight.drag(p, target).unwrap();
+                let now = tight.body(p).unwrap().pose;
+                if r.waiting_for_refresh {
+                    waited += 1;
+                    assert!(r.out_of_time && r.suspended);
+                    assert_eq!(now, before, "a move waiting for its refresh is not made");
+                    assert!(r.moves.is_empty(), "{:?}", r.moves);
+                }
+                // Never deeper into a block than τ: two boxes overlap deepest at a corner of
+                // one inside the other, and the plate only rests on the blocks' tops.
+                let depth = overlap_depth(&now);
+                assert!(depth <= tau + 1e-9, "{depth} deep (τ = {tau}) at {now:?}");
+                if !r.out_of_time {
+                    ended = true;
+                    break;
+                }
+            }
+            assert!(ended, "the budgeted drag did not end");
+        }
+        // Slid, pressed or lifted: where the unbudgeted drag ends. Turned, the budgeted drag
+        // ends tilted by 4·10⁻⁴ rad (1 mm lower at the middle, no deeper at any corner), with
+        // or without the wait: the budget's shorter sub-steps linearise the turn differently,
+        // and that is not this test's subject.
+        let (a, b) = (free.body(p).unwrap().pose, tight.body(p).unwrap().pose);
+        if target != turned {
+            assert!((a.translation - b.translation).length() < 1e-5, "unbudgeted {a:?}, budgeted {b:?}");
+            assert!(a.rotation.angle_between(b.rotation) < 1e-5, "unbudgeted {a:?}, budgeted {b:?}");
+        }
+    }
+    assert!(waited > 10, "{waited} drags waited for a refresh: the budget did not bite there");
+}
+
+/// A block tilted into a floor, one bottom edge 0.7 εb deep and the other 5 εb: classifying
+/// the pair reads it again at radii past its depth until the readings see the deep edge
+/// (docs/contact-from-start.md §3). Under a budget of 10 box tests a drag, those readings
+/// spread over drags like the rest of the rebuild (nothing moves meanwhile) and end with the
+/// contacts and the classification of one unbudgeted rebuild; lifted out, the block ends where
+/// the unbudgeted drag takes it.
+#[test]
+fn a_deep_pairs_classification_spreads_over_drags() {
+    let build = || {
+        let mut w = World::new(SolverSettings::for_scene_size(4.0)).unwrap();
+        let eb = w.settings().breaking;
+        let floor = MeshBuilder::new().tessellated_cuboid(Pose::IDENTITY, DVec3::new(1.0, 1.0, 0.2), [12, 12, 2]);
+        let under = Pose::from_translation(DVec3::new(0.0, 0.0, -0.2));
+        w.add_body(Arc::new(Collider::new(floor.build().unwrap())), under, true);
+        let block = MeshBuilder::new().tessellated_cuboid(Pose::IDENTITY, DVec3::splat(0.2), [6, 6, 6]);
+        // Turned about x: the bottom face's edges at y = ±0.2 end 0.4 sin θ apart in height.
+        let sin = 4.3 * eb / 0.4;
+        let cos = (1.0 - sin * sin).sqrt();
+        let centre = DVec3::new(0.1, 0.0, -5.0 * eb + 0.2 * (sin + cos));
+        let at = Pose::new(glam::DQuat::from_rotation_x(sin.asin()), centre);
+        let b = w.add_body(Arc::new(Collider::new(block.build().unwrap())), at, false);
+        (w, b)
+    };
+    let (mut whole, b) = build();
+    let (mut tight, _) = build();
+    with_work_budget(&mut tight, 10);
+    let here = tight.body(b).unwrap().pose;
+    let plain = whole.drag(b, here).unwrap();
+    assert!(!plain.rebuilding_contacts && !plain.out_of_time);
+    let eb = whole.settings().breaking;
+    assert!(plain.max_depth > 4.0 * eb, "the block is {} εb deep: no radius to grow; {plain:?}", plain.max_depth / eb);
+    let mut rebuilding = 0;
+    let last = loop {
+        let r = tight.drag(b, here).unwrap();
+        assert_eq!(tight.body(b).unwrap().pose, here, "nothing moves");
+        if !r.rebuilding_contacts {
+            break r;
+        }
+        rebuilding += 1;
+        assert!(r.out_of_time);
+        assert!(rebuilding < 20_000, "the rebuild does not end");
+    };
+    // One drag when the readings at growing radii were not budgeted.
+    assert!(rebuilding >= 4, "the rebuild took {rebuilding} drags");
+    assert_eq!(tight.contacts(), whole.contacts());
+    assert_eq!(tight.seated_pairs(), whole.seated_pairs());
+    assert_eq!(last.max_depth, plain.max_depth);
+    let target = Pose::from_translation(DVec3::new(0.1, 0.0, 0.6));
+    let plain = whole.drag(b, target).unwrap();
+    assert!(plain.reached, "{plain:?}");
+    let done = (0..20_000).any(|_| !tight.drag(b, target).unwrap().out_of_time);
+    assert!(done, "the budgeted drag did not end");
+    let (p, q) = (whole.body(b).unwrap().pose.translation, tight.body(b).unwrap().pose.translation);
+    assert!((p - q).length() < 1e-9, "unbudgeted {p:?}, budgeted {q:?}");
+}
