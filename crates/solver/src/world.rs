@@ -500,7 +500,7 @@ const READING_PIECE: usize = 4096;
 /// bound) to some 200 (a vertex near the other part), so a fixed count of owners overran a
 /// frame by up to 16 ms on a robot's wrist (docs/solver.md §4).
 const BEYOND_PIECE_TESTS: f64 = 32_768.0;
-const BEYOND_PIECE_OWNERS: (usize, usize) = (256, 4096);
+const BEYOND_PIECE_OWNERS: (usize, usize) = (256, 1024);
 
 /// An edge whose faces are within this angle (radians, 1°) of one plane is read as flat by a
 /// seated pair's edge/edge readings (docs/contact-from-start.md §3, "Nearly flat edges").
@@ -786,6 +786,13 @@ impl World {
         Some(QueryBudget { deadline: self.query_deadline(), box_tests })
     }
 
+    /// What is left of the drag's budget, `tests` box tests having been spent: for work after
+    /// the move's refresh, which needs no room kept for it.
+    fn remaining_budget(&self, tests: u64) -> Option<QueryBudget> {
+        let b = self.budget?;
+        Some(QueryBudget { deadline: b.deadline, box_tests: b.box_tests.map(|n| n.saturating_sub(tests)) })
+    }
+
     /// The box tests of a drag's work budget its queries may use up to.
     fn query_box_tests(&self) -> Option<u64> {
         let b = self.budget?;
@@ -882,8 +889,10 @@ impl World {
                 // what is left); that call classifies it first, its reading done.
                 let progressed = next > began || work(report) > before;
                 let big = contacts.len() - first > CLASSIFY_FIRST;
+                // After a move a new pair is free (no signing): nothing to wait for.
                 if known.is_none()
                     && grown.is_none()
+                    && !after_move
                     && progressed
                     && budget.is_some_and(|b| big || b.spent(report.counters.bv_tests))
                 {
@@ -1261,7 +1270,11 @@ impl World {
         }
         // The last drag of this body (or its placement) left its contacts current; otherwise
         // they are rebuilt, over as many drags as the budget needs (§4).
-        let current = self.fresh && self.focus == [id];
+        // So are they when this body's sub-step waits for the refresh at its poses: the
+        // contacts are those it was planned with, near-contact hints included (a wait puts the
+        // bodies and the contacts back), and anything that changed them dropped the sub-step.
+        let held = self.suspended.as_ref().is_some_and(|st| st.body == id && st.hold);
+        let current = self.focus == [id] && (self.fresh || held);
         let spread = self.rebuilding(&[id], false);
         let ready = current || {
             let clock = Instant::now();
@@ -1881,7 +1894,7 @@ impl World {
                 let (a, b) = (&self.bodies[i], &self.bodies[j]);
                 // Under the drag's budget: the list is a hint for the next solve (every move is
                 // still checked), so one cut short keeps what it found, and the hit itself.
-                let opts = QueryOptions { budget: self.query_budget(report.counters.bv_tests), ..options(k) };
+                let opts = QueryOptions { budget: self.remaining_budget(report.counters.bv_tests), ..options(k) };
                 let near = contacts_within(&a.collider, &motion_of(i), &b.collider, &motion_of(j), until, &opts);
                 report.counters += near.counters;
                 let mut near = near.value;

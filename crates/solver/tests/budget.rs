@@ -86,7 +86,7 @@ fn budgeted_random_drags_keep_the_guarantee() {
         with_work_budget(&mut scene.world, 1000);
         let tolerance = 0.5 * scene.world.settings().repositioning;
         let mut rng = Rng::new(seed);
-        let mut out_of_time = 0;
+        let (mut out_of_time, mut waited) = (0, 0);
         for step in 0..steps {
             let current = scene.world.body(scene.dragged).unwrap().pose;
             let target = random_target(&mut rng, &scene, current);
@@ -96,6 +96,9 @@ fn budgeted_random_drags_keep_the_guarantee() {
             for frame in 0..400 {
                 let before: Vec<Pose> = scene.world.bodies().iter().map(|b| b.pose).collect();
                 let r = scene.world.drag(scene.dragged, target).unwrap();
+                waited += r.waiting_for_refresh as usize;
+                // A move waiting for its refresh is not made: the bodies end where the moves
+                // the report records end.
                 check_path(&scene.world, before, &r, step);
                 assert!(scene.world.intersecting_pairs().is_empty(), "step {step} frame {frame}");
                 if !r.out_of_time {
@@ -108,6 +111,8 @@ fn budgeted_random_drags_keep_the_guarantee() {
             assert!(ended, "step {step}: the drag asks for frames forever");
         }
         assert!(out_of_time > 5, "the budget must bite ({out_of_time} frames out of time)");
+        // Moves wait for their refresh here too (docs/solver.md §4).
+        assert!(waited > 0, "no move waited for its refresh");
     }
 }
 
@@ -315,9 +320,10 @@ fn a_suspended_sub_step_toward_an_old_target_does_not_end_the_drag() {
 /// A plate resting on six blocks (pairs in contact from the start, hundreds of contacts),
 /// slid, pressed down, turned and lifted under a budget of 200 box tests a drag: the refresh
 /// at a sub-step's new poses does not fit, so the move waits for it over several drags with
-/// the plate put back where it was (docs/solver.md §4). Each drag that waits moves nothing and
-/// records no move; the plate never sinks deeper into a block than it started (plus τ); and
-/// every drag ends where the unbudgeted drag ends.
+/// the plate put back where it was (docs/solver.md §4). A drag that waits ends where the moves
+/// it made and recorded end, not where the waiting one would take it; the plate never sinks
+/// deeper into a block than it started (plus τ); and every drag ends where the unbudgeted
+/// drag ends.
 #[test]
 fn a_move_waits_for_the_refresh_at_its_poses() {
     // How deep the plate (half sizes 3.2, 0.6, 0.1) at `pose` is in the blocks (half size 0.4,
@@ -378,9 +384,12 @@ fn a_move_waits_for_the_refresh_at_its_poses() {
                 if r.waiting_for_refresh {
                     waited += 1;
                     assert!(r.out_of_time && r.suspended);
-                    assert_eq!(now, before, "a move waiting for its refresh is not made");
-                    assert!(r.moves.is_empty(), "{:?}", r.moves);
                 }
+                // The move that waits is not made: the plate ends where the recorded moves end.
+                let end = r.moves.iter().rev().find(|m| m.body == p).map_or(before, |m| m.pose_at(1.0));
+                let apart =
+                    (end.translation - now.translation).length() + (end.rotation.normalize() - now.rotation).length();
+                assert!(apart < 1e-9, "{apart} from where its moves end ({r:?})");
                 // Never deeper into a block than τ: two boxes overlap deepest at a corner of
                 // one inside the other, and the plate only rests on the blocks' tops.
                 let depth = overlap_depth(&now);
