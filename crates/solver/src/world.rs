@@ -524,11 +524,15 @@ struct SuspendedStep {
     body: BodyId,
     plan: Planned,
     /// Per pair: its query's answer so far, and its state when it has not finished.
-    queries: Vec<(FirstContact, Option<Suspended>)>,
+    queries: Queries,
     /// The move its answers give waits for the refresh at its poses: the next drag runs no
     /// query, so that it reaches the same poses (docs/solver.md §4).
     hold: bool,
 }
+
+/// A sub-step's first-contact queries: each one's answer so far, and its state when it has not
+/// finished.
+type Queries = Vec<(FirstContact, Option<Suspended>)>;
 
 /// What became of a move (`World::place_or_undo`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1641,12 +1645,7 @@ impl World {
     /// off), or the whole way, or (out of budget) as far as is proven free. `resumed`: the
     /// queries of a suspended sub-step, to go on with; when they prove nothing free again,
     /// the sub-step is suspended again.
-    fn check_and_move(
-        &mut self,
-        plan: Planned,
-        resumed: Option<(Vec<(FirstContact, Option<Suspended>)>, bool)>,
-        report: &mut StepReport,
-    ) -> Moved {
+    fn check_and_move(&mut self, plan: Planned, resumed: Option<(Queries, bool)>, report: &mut StepReport) -> Moved {
         let s = self.settings;
         let Planned { movers, moving, motions, pairs, seated, closed_gap, shortened, constrained, .. } = &plan;
         let (movers, moving, pairs, seated, closed_gap, constrained) =
@@ -1690,7 +1689,7 @@ impl World {
         // Under a budget, how far the move is proven free when a query stopped early, and each
         // exact query's answer and unfinished state (kept if the sub-step is suspended).
         let mut free_until: f64 = 1.0;
-        let mut queries: Vec<(FirstContact, Option<Suspended>)> = Vec::with_capacity(pairs.len());
+        let mut queries: Queries = Vec::with_capacity(pairs.len());
         let hold = resumed.as_ref().is_some_and(|&(_, hold)| hold);
         let mut resumed = resumed.map(|(q, _)| q.into_iter());
         let tests_before = report.counters.bv_tests;
@@ -1983,12 +1982,7 @@ impl World {
 
     /// A move that waits for the refresh at its poses: the sub-step is suspended with its
     /// queries held, so that the next drag reaches the same poses (docs/solver.md §4).
-    fn wait_for_refresh(
-        &mut self,
-        plan: Planned,
-        queries: Vec<(FirstContact, Option<Suspended>)>,
-        report: &mut StepReport,
-    ) -> Moved {
+    fn wait_for_refresh(&mut self, plan: Planned, queries: Queries, report: &mut StepReport) -> Moved {
         let body = self.budget.map_or(plan.movers[0], |b| b.body);
         self.suspended = Some(SuspendedStep { body, plan, queries, hold: true });
         report.out_of_time = true;
