@@ -490,10 +490,11 @@ struct BeyondReading {
     per_owner: f64,
 }
 
-/// Node pairs a budgeted candidate traversal opens between looks at the clock, and candidate
-/// triangle pairs read between looks (about half a millisecond each).
+/// Node pairs a budgeted candidate traversal opens between looks at the clock (about half a
+/// millisecond), and candidate triangle pairs read between looks (up to some 2 ms where most
+/// of them touch, a base plate's coincident faces).
 const TRAVERSAL_PIECE: usize = 4096;
-const READING_PIECE: usize = 4096;
+const READING_PIECE: usize = 2048;
 /// A budgeted reading beyond εb looks at the clock after about this many box tests (about a
 /// millisecond on two threads), in pieces of owners sized by what the last piece cost per
 /// owner: an owner's vertex searches cost from a few box tests (skipped by its neighbour's
