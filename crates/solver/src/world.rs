@@ -735,17 +735,13 @@ impl World {
     }
 
     fn refresh_timed(&mut self, movers: &[BodyId], report: &mut StepReport) {
-        self.refresh_timed_as(movers, false, report);
+        self.refresh_budgeted(movers, None, false, report);
     }
 
     /// [`World::refresh_timed`] right after the solver moved `movers` (or put them back): a
     /// pair it meets for the first time is free (§1 of docs/contact-from-start.md).
     fn refresh_after_move(&mut self, movers: &[BodyId], report: &mut StepReport) {
-        self.refresh_timed_as(movers, true, report);
-    }
-
-    fn refresh_timed_as(&mut self, movers: &[BodyId], after_move: bool, report: &mut StepReport) {
-        self.refresh_budgeted(movers, None, after_move, report);
+        self.refresh_budgeted(movers, None, true, report);
     }
 
     /// The movers' contacts rebuilt under `budget`, timed: the contact set it replaced when it

@@ -116,25 +116,29 @@ fn budgeted_random_drags_keep_the_guarantee() {
     }
 }
 
+/// A plate (half sizes 3.2, 0.6, 0.1) resting on the top faces (z = 0.4) of six fixed blocks
+/// (half size 0.4, centred at x = −2.5 … 2.5): pairs in contact from the start, hundreds of
+/// contacts. The world and the plate's id.
+fn plate_on_blocks() -> (World, usize) {
+    let mut w = World::new(SolverSettings::for_scene_size(10.0)).unwrap();
+    for k in 0..6 {
+        let block = MeshBuilder::new().tessellated_cuboid(Pose::IDENTITY, DVec3::splat(0.4), [3, 3, 3]);
+        let at = Pose::from_translation(DVec3::new(-2.5 + k as f64, 0.0, 0.0));
+        w.add_body(Arc::new(Collider::new(block.build().unwrap())), at, true);
+    }
+    let plate = MeshBuilder::new().tessellated_cuboid(Pose::IDENTITY, DVec3::new(3.2, 0.6, 0.1), [16, 4, 1]);
+    let at = Pose::from_translation(DVec3::new(0.0, 0.0, 0.5));
+    let p = w.add_body(Arc::new(Collider::new(plate.build().unwrap())), at, false);
+    (w, p)
+}
+
 /// A plate resting on six blocks, grabbed under a budget of 10 box tests a drag: its contacts
 /// are rebuilt over several drags (nothing moves meanwhile) into the same set and the same
 /// pairs in contact from the start as one unbudgeted rebuild; lifted, it ends where the
 /// unbudgeted drag ends.
 #[test]
 fn a_contact_rebuild_spreads_over_drags() {
-    let build = || {
-        let mut w = World::new(SolverSettings::for_scene_size(10.0)).unwrap();
-        for k in 0..6 {
-            let block = MeshBuilder::new().tessellated_cuboid(Pose::IDENTITY, DVec3::splat(0.4), [3, 3, 3]);
-            let at = Pose::from_translation(DVec3::new(-2.5 + k as f64, 0.0, 0.0));
-            w.add_body(Arc::new(Collider::new(block.build().unwrap())), at, true);
-        }
-        let plate = MeshBuilder::new().tessellated_cuboid(Pose::IDENTITY, DVec3::new(3.2, 0.6, 0.1), [16, 4, 1]);
-        // Resting on the blocks' top faces (z = 0.4).
-        let at = Pose::from_translation(DVec3::new(0.0, 0.0, 0.5));
-        let p = w.add_body(Arc::new(Collider::new(plate.build().unwrap())), at, false);
-        (w, p)
-    };
+    let build = plate_on_blocks;
     let (mut free, p) = build();
     let (mut tight, _) = build();
     with_work_budget(&mut tight, 10);
@@ -346,19 +350,7 @@ fn a_move_waits_for_the_refresh_at_its_poses() {
         }
         depth
     };
-    let build = || {
-        let mut w = World::new(SolverSettings::for_scene_size(10.0)).unwrap();
-        for k in 0..6 {
-            let block = MeshBuilder::new().tessellated_cuboid(Pose::IDENTITY, DVec3::splat(0.4), [3, 3, 3]);
-            let at = Pose::from_translation(DVec3::new(-2.5 + k as f64, 0.0, 0.0));
-            w.add_body(Arc::new(Collider::new(block.build().unwrap())), at, true);
-        }
-        let plate = MeshBuilder::new().tessellated_cuboid(Pose::IDENTITY, DVec3::new(3.2, 0.6, 0.1), [16, 4, 1]);
-        // Resting on the blocks' top faces (z = 0.4).
-        let at = Pose::from_translation(DVec3::new(0.0, 0.0, 0.5));
-        let p = w.add_body(Arc::new(Collider::new(plate.build().unwrap())), at, false);
-        (w, p)
-    };
+    let build = plate_on_blocks;
     let (mut free, p) = build();
     let (mut tight, _) = build();
     with_work_budget(&mut tight, 200);
