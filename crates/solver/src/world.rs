@@ -1543,14 +1543,6 @@ impl World {
                         c.normal = n;
                     }
                 }
-                // A vertex in front of a convex edge or corner of the other part: one face's
-                // plane there instead of the wall across the gap, when the motion fits it
-                // better (§3, "A gap at a convex edge or corner").
-                None if c.seated && c.separation > 0.0 => {
-                    if let Some(row) = self.gap_plane(&c, relative(&c)) {
-                        c = row;
-                    }
-                }
                 None => {}
             }
             candidates.push(c);
@@ -2094,64 +2086,6 @@ impl World {
                 (side, if self.edges_cross(c) { Some(c.normal) } else { normal })
             }
         }
-    }
-
-    /// For a seated contact of a vertex in front of the other part, landing on a convex edge
-    /// or corner of it: the row of the plane of one face there that the vertex is in front
-    /// of, the one that the motion `w` (i's point relative to j's) leaves the most slack,
-    /// when that is more than the contact's own row leaves (docs/contact-from-start.md §3,
-    /// "A gap at a convex edge or corner"). The row's point on the other part is the vertex's
-    /// foot on the plane; its separation, the vertex's height over it.
-    fn gap_plane(&self, c: &ContactPoint, w: DVec3) -> Option<ContactPoint> {
-        let tol = 1e-3 * self.settings.repositioning;
-        // The body the place is on, its feature, the place's point, the vertex, and whether
-        // the place is on j (so the row's normal, from j to i, is the face's outward normal).
-        let (other, feature, q, p, on_j) = match c.kind {
-            ContactKind::VertexFace | ContactKind::VertexEdge | ContactKind::VertexVertex => {
-                (c.body_j, c.feature_j, c.point_j, c.point_i, true)
-            }
-            ContactKind::FaceVertex | ContactKind::EdgeVertex | ContactKind::VertexVertexForB => {
-                (c.body_i, c.feature_i, c.point_i, c.point_j, false)
-            }
-            ContactKind::EdgeEdge => return None,
-        };
-        let b = &self.bodies[other];
-        let sides = b.sides();
-        let local = b.pose.inverse().transform_point(q);
-        let place = match c.kind {
-            ContactKind::VertexFace | ContactKind::FaceVertex => sides.place_on_face(feature, local, tol),
-            ContactKind::VertexEdge | ContactKind::EdgeVertex => sides.place_on_edge(feature, local, tol),
-            _ => Place::Vertex(feature),
-        };
-        let mut best: Option<(f64, DVec3, f64)> = None;
-        for (n, at) in sides.convex_planes(place) {
-            let (n, at) = (b.pose.transform_vector(n), b.pose.transform_point(at));
-            let height = n.dot(p - at);
-            if height < -tol {
-                continue;
-            }
-            let normal = if on_j { n } else { -n };
-            let slack = height + normal.dot(w);
-            if best.is_none_or(|(most, _, _)| slack > most) {
-                best = Some((slack, normal, height));
-            }
-        }
-        let (slack, normal, height) = best?;
-        if slack <= c.separation + c.normal.dot(w) {
-            return None;
-        }
-        // The foot: on the other body's plane, straight across from the vertex.
-        let foot = if on_j { p - height * normal } else { p + height * normal };
-        let mut row = *c;
-        if on_j {
-            row.point_j = foot;
-        } else {
-            row.point_i = foot;
-        }
-        row.normal = normal;
-        row.separation = height;
-        row.distance = height.abs();
-        Some(row)
     }
 
     /// Whether an edge/edge contact is two convex wedges crossing (`mesh::crossing_normal`:

@@ -1091,34 +1091,3 @@ fn a_crossing_that_came_up_is_not_turned_deeper() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
-
-/// A plate resting on six blocks (coincident faces), slid so that its underside's vertices
-/// lie level with the blocks' tops a millimetre outside their sides, then turned in its own
-/// plane: it slides there level and reaches the target. A vertex in front of a block's top
-/// edge is held by the top face's plane, not by a wall across the gap (docs/
-/// contact-from-start.md §3, "A gap at a convex edge or corner"); with the wall, the solve
-/// rolled the plate 1.7° about its long axis, it rose 16 mm, its pairs were released as apart,
-/// and it ended εs above the blocks.
-#[test]
-fn a_plate_turned_on_blocks_slides_level() {
-    for plate_first in [false, true] {
-        let (mut w, p) = common::plate_on_blocks(plate_first);
-        let (er, tau) = (w.settings().repositioning, tau(&w));
-        let turned = Pose::new(DQuat::from_rotation_z(0.05), DVec3::new(0.4, 0.1, 0.5));
-        for target in [Pose::from_translation(DVec3::new(0.2, -0.3, 0.5)), turned] {
-            for _ in 0..20 {
-                w.drag(p, target).unwrap();
-                let now = w.body(p).unwrap().pose;
-                let tilt = (now.rotation * DVec3::Z).angle_between(DVec3::Z);
-                assert!(tilt < 1e-4, "tilted {tilt} rad at {now:?} (plate first: {plate_first})");
-                assert!(now.translation.z < 0.5 + er, "rose to {now:?} (plate first: {plate_first})");
-                let depth = common::plate_depth_in_blocks(&now);
-                assert!(depth <= tau + 1e-12, "{depth} deep at {now:?} (plate first: {plate_first})");
-            }
-            let now = w.body(p).unwrap().pose;
-            assert!((now.translation - target.translation).length() < 1e-6, "at {now:?}, not {target:?}");
-            assert!(now.rotation.angle_between(target.rotation) < 1e-6, "at {now:?}, not {target:?}");
-        }
-        assert_eq!(w.seated_pairs().len(), 6, "the plate still rests on all six blocks");
-    }
-}

@@ -139,41 +139,6 @@ impl<'a> Sides<'a> {
         behind(c2, f1) && behind(c1, f2)
     }
 
-    /// At a convex edge, or a corner whose every edge is convex or flat, the planes of the
-    /// faces there (outward unit normal, a point on the plane): near the place the solid is
-    /// behind each of them, so a point in front of any one is outside it
-    /// (docs/contact-from-start.md §3, "A gap at a convex edge or corner"). Empty elsewhere:
-    /// inside a face, at a reflex, boundary, non-manifold or fold edge, or when the mesh's
-    /// winding cannot be trusted.
-    pub fn convex_planes(&self, place: Place) -> Vec<(DVec3, DVec3)> {
-        if !self.orientation.consistent {
-            return Vec::new();
-        }
-        let faces: Vec<u32> = match place {
-            Place::Face(_) => return Vec::new(),
-            Place::Edge(e) if self.is_convex(e) => self.mesh.edge_faces(e).to_vec(),
-            Place::Edge(_) => return Vec::new(),
-            Place::Vertex(v) => {
-                let edges = self.mesh.vertex_edges(v);
-                if edges.is_empty()
-                    || !edges
-                        .iter()
-                        .all(|&e| self.mesh.edge_faces(e).len() == 2 && (self.is_convex(e) || self.is_flat(e)))
-                {
-                    return Vec::new();
-                }
-                self.vertex_faces(v).collect()
-            }
-        };
-        faces
-            .into_iter()
-            .filter_map(|f| {
-                let n = self.face_normal(f).try_normalize()?;
-                Some((n, self.mesh.vertex(self.mesh.triangle(f)[0])))
-            })
-            .collect()
-    }
-
     /// Whether `u` (mesh frame), seen across the edge, is within `slack` radians of an outward
     /// normal of a convex edge: a combination of its two faces' outward normals with no
     /// negative weight, so that the plane across it through the edge has the whole wedge
@@ -719,40 +684,5 @@ mod tests {
         assert!(!sides.is_convex(e));
         let outer = (0..mesh.edges().len() as u32).find(|&e| mesh.edge(e) == [0, 6]).expect("an outer edge");
         assert!(sides.is_convex(outer));
-        // The planes that bound the solid near a place: none at the reflex edge or at the
-        // reflex corner 3 (its vertical edge is reflex), both faces' at a convex edge, and at
-        // the convex corner 0 the faces there (three planes, some repeated by triangles).
-        assert!(sides.convex_planes(Place::Edge(e)).is_empty());
-        assert!(sides.convex_planes(Place::Vertex(3)).is_empty());
-        assert!(sides.convex_planes(Place::Face(0)).is_empty());
-        let planes = |place| {
-            let mut ns: Vec<[i64; 3]> = sides
-                .convex_planes(place)
-                .iter()
-                .map(|(n, _)| (*n * 1e6).round().to_array().map(|x| x as i64))
-                .collect();
-            ns.sort();
-            ns.dedup();
-            ns
-        };
-        assert_eq!(planes(Place::Edge(outer)), vec![[-1_000_000, 0, 0], [0, -1_000_000, 0]]);
-        assert_eq!(planes(Place::Vertex(0)), vec![[-1_000_000, 0, 0], [0, -1_000_000, 0], [0, 0, -1_000_000]]);
-        // Brute force near each convex place: every point in front of one of its planes is
-        // outside the L (winding number), however far behind the others it is.
-        for place in [Place::Edge(outer), Place::Vertex(0), Place::Vertex(8)] {
-            let at = match place {
-                Place::Edge(x) => 0.5 * (mesh.edge_points(x)[0] + mesh.edge_points(x)[1]),
-                Place::Vertex(v) | Place::Face(v) => mesh.vertex(v),
-            };
-            let planes = sides.convex_planes(place);
-            assert!(!planes.is_empty(), "{place:?} is convex");
-            for k in 0..2000 {
-                let h = |m: u64| ((k as u64 * m + 17) % 1000) as f64 / 1000.0 - 0.5;
-                let p = at + 0.4 * DVec3::new(h(7919), h(104_729), h(15_485_863));
-                if planes.iter().any(|&(n, q)| n.dot(p - q) > 1e-9) {
-                    assert_eq!(sides.depth_inside(p), Some(0.0), "{p} in front of a plane at {place:?} is inside");
-                }
-            }
-        }
     }
 }
