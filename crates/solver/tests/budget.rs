@@ -116,29 +116,13 @@ fn budgeted_random_drags_keep_the_guarantee() {
     }
 }
 
-/// A plate (half sizes 3.2, 0.6, 0.1) resting on the top faces (z = 0.4) of six fixed blocks
-/// (half size 0.4, centred at x = −2.5 … 2.5): pairs in contact from the start, hundreds of
-/// contacts. The world and the plate's id.
-fn plate_on_blocks() -> (World, usize) {
-    let mut w = World::new(SolverSettings::for_scene_size(10.0)).unwrap();
-    for k in 0..6 {
-        let block = MeshBuilder::new().tessellated_cuboid(Pose::IDENTITY, DVec3::splat(0.4), [3, 3, 3]);
-        let at = Pose::from_translation(DVec3::new(-2.5 + k as f64, 0.0, 0.0));
-        w.add_body(Arc::new(Collider::new(block.build().unwrap())), at, true);
-    }
-    let plate = MeshBuilder::new().tessellated_cuboid(Pose::IDENTITY, DVec3::new(3.2, 0.6, 0.1), [16, 4, 1]);
-    let at = Pose::from_translation(DVec3::new(0.0, 0.0, 0.5));
-    let p = w.add_body(Arc::new(Collider::new(plate.build().unwrap())), at, false);
-    (w, p)
-}
-
 /// A plate resting on six blocks, grabbed under a budget of 10 box tests a drag: its contacts
 /// are rebuilt over several drags (nothing moves meanwhile) into the same set and the same
 /// pairs in contact from the start as one unbudgeted rebuild; lifted, it ends where the
 /// unbudgeted drag ends.
 #[test]
 fn a_contact_rebuild_spreads_over_drags() {
-    let build = plate_on_blocks;
+    let build = || plate_on_blocks(false);
     let (mut free, p) = build();
     let (mut tight, _) = build();
     with_work_budget(&mut tight, 10);
@@ -330,27 +314,7 @@ fn a_suspended_sub_step_toward_an_old_target_does_not_end_the_drag() {
 /// drag ends.
 #[test]
 fn a_move_waits_for_the_refresh_at_its_poses() {
-    // How deep the plate (half sizes 3.2, 0.6, 0.1) at `pose` is in the blocks (half size 0.4,
-    // centred at x = −2.5 … 2.5): the deepest corner of a block inside the plate, or of the
-    // plate's underside inside a block, measured along the other's top or bottom normal.
-    let overlap_depth = |pose: &Pose| {
-        let mut depth: f64 = 0.0;
-        for k in 0..6 {
-            let cx = -2.5 + k as f64;
-            for (sx, sy) in [(-1.0, -1.0), (-1.0, 1.0), (1.0, -1.0), (1.0, 1.0)] {
-                let l = pose.inverse().transform_point(DVec3::new(cx + 0.4 * sx, 0.4 * sy, 0.4));
-                if l.x.abs() <= 3.2 && l.y.abs() <= 0.6 {
-                    depth = depth.max(l.z + 0.1);
-                }
-                let w = pose.transform_point(DVec3::new(3.2 * sx, 0.6 * sy, -0.1));
-                if (w.x - cx).abs() <= 0.4 && w.y.abs() <= 0.4 {
-                    depth = depth.max(0.4 - w.z);
-                }
-            }
-        }
-        depth
-    };
-    let build = plate_on_blocks;
+    let build = || plate_on_blocks(false);
     let (mut free, p) = build();
     let (mut tight, _) = build();
     with_work_budget(&mut tight, 200);
@@ -384,7 +348,7 @@ fn a_move_waits_for_the_refresh_at_its_poses() {
                 assert!(apart < 1e-9, "{apart} from where its moves end ({r:?})");
                 // Never deeper into a block than τ: two boxes overlap deepest at a corner of
                 // one inside the other, and the plate only rests on the blocks' tops.
-                let depth = overlap_depth(&now);
+                let depth = plate_depth_in_blocks(&now);
                 assert!(depth <= tau + 1e-9, "{depth} deep (τ = {tau}) at {now:?}");
                 if !r.out_of_time {
                     ended = true;

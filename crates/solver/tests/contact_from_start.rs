@@ -1091,3 +1091,35 @@ fn a_crossing_that_came_up_is_not_turned_deeper() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// **Known to fail; not run by default** (`cargo test --release -p mockup-solver --test
+/// contact_from_start -- --ignored`). A plate resting on six blocks, dragged to random targets
+/// in its own plane (±0.5 in x and y, ±0.3 rad about z, at its resting height), 40 drags a
+/// target: it must never go deeper into a block than τ. On 2026-11-28 (stop 39) it goes 7–31
+/// mm deep for 3 of 64 seeds (20, 29, 60), measured by `plate_depth_in_blocks` and confirmed by
+/// `intersects`. The mechanism, docs/contact-from-start.md §5 ("Open, found in stop 39"): a
+/// pair released as apart is met again as a free pair exactly coplanar and touching; the next
+/// repositioning solve does not converge and moves the plate into the blocks, and the exact
+/// CCD of that move, from the touching start, reports a farther feature pair first.
+#[test]
+#[ignore = "known open defect, docs/contact-from-start.md §5"]
+fn a_plate_dragged_in_its_plane_on_blocks_never_sinks_into_them() {
+    let mut deep = Vec::new();
+    for seed in 0..64u64 {
+        let (mut w, p) = common::plate_on_blocks(seed % 2 == 1);
+        let tau = tau(&w);
+        let mut rng = Rng::new(seed + 1);
+        for _ in 0..10 {
+            let (x, y, a) = (0.5 * rng.next(), 0.5 * rng.next(), 0.3 * rng.next());
+            let target = Pose::new(DQuat::from_rotation_z(a), DVec3::new(x, y, 0.5));
+            for _ in 0..40 {
+                w.drag(p, target).unwrap();
+                let depth = common::plate_depth_in_blocks(&w.body(p).unwrap().pose);
+                if depth > tau + 1e-12 {
+                    deep.push((seed, depth));
+                }
+            }
+        }
+    }
+    assert!(deep.is_empty(), "deeper than τ: {:?}", &deep[..deep.len().min(5)]);
+}

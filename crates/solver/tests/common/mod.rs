@@ -178,3 +178,43 @@ pub fn check_guarantee(world: &World, report: &StepReport, step: usize, toleranc
         );
     }
 }
+
+/// A plate (half sizes 3.2, 0.6, 0.1) resting on the top faces (z = 0.4) of six fixed blocks
+/// (half size 0.4, centred at x = −2.5 … 2.5): pairs in contact from the start, hundreds of
+/// contacts. Added before the blocks or after them (a pair's readings are taken from its
+/// first body). The world and the plate's id.
+pub fn plate_on_blocks(plate_first: bool) -> (World, BodyId) {
+    let mut w = world(10.0);
+    let plate = MeshBuilder::new().tessellated_cuboid(Pose::IDENTITY, DVec3::new(3.2, 0.6, 0.1), [16, 4, 1]);
+    let plate = collider(plate.build().unwrap());
+    let at = Pose::from_translation(DVec3::new(0.0, 0.0, 0.5));
+    let first = plate_first.then(|| w.add_body(plate.clone(), at, false));
+    for k in 0..6 {
+        let block = MeshBuilder::new().tessellated_cuboid(Pose::IDENTITY, DVec3::splat(0.4), [3, 3, 3]);
+        let at = Pose::from_translation(DVec3::new(-2.5 + k as f64, 0.0, 0.0));
+        w.add_body(collider(block.build().unwrap()), at, true);
+    }
+    let p = first.unwrap_or_else(|| w.add_body(plate, at, false));
+    (w, p)
+}
+
+/// How deep the plate of [`plate_on_blocks`] at `pose` is in the blocks, while it lies over
+/// their tops: the deepest corner of a block inside the plate, or of the plate's underside
+/// inside a block, measured along the other's top or bottom normal.
+pub fn plate_depth_in_blocks(pose: &Pose) -> f64 {
+    let mut depth: f64 = 0.0;
+    for k in 0..6 {
+        let cx = -2.5 + k as f64;
+        for (sx, sy) in [(-1.0, -1.0), (-1.0, 1.0), (1.0, -1.0), (1.0, 1.0)] {
+            let l = pose.inverse().transform_point(DVec3::new(cx + 0.4 * sx, 0.4 * sy, 0.4));
+            if l.x.abs() <= 3.2 && l.y.abs() <= 0.6 {
+                depth = depth.max(l.z + 0.1);
+            }
+            let w = pose.transform_point(DVec3::new(3.2 * sx, 0.6 * sy, -0.1));
+            if (w.x - cx).abs() <= 0.4 && w.y.abs() <= 0.4 {
+                depth = depth.max(0.4 - w.z);
+            }
+        }
+    }
+    depth
+}
