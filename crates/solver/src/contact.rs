@@ -76,59 +76,83 @@ impl ContactPoint {
         // Not inside: outside, along the surface (the point lies on it, as a vertex in a
         // face's plane does for VF), or unknown (docs/contact-from-start.md §3).
         let not_inside = |sides: &Sides, e: u32, u: DVec3| sides.side(Place::Edge(e), u) != Side::Inside;
-        // Whether i's feature is outside j (or j's outside i), and the outward normal for
-        // touching features.
-        let (outside, touching_normal) = match self.kind {
-            ContactKind::VertexFace => {
-                let n = to_world_j(side_j.face_normal(fj));
-                (d.dot(n) >= 0.0, n)
-            }
-            ContactKind::FaceVertex => {
-                let n = to_world_i(side_i.face_normal(fi));
-                (-d.dot(n) >= 0.0, -n)
-            }
+        // Whether i's feature is outside j (or j's outside i).
+        let outside = match self.kind {
+            ContactKind::VertexFace => d.dot(to_world_j(side_j.face_normal(fj))) >= 0.0,
+            ContactKind::FaceVertex => -d.dot(to_world_i(side_i.face_normal(fi))) >= 0.0,
             ContactKind::EdgeEdge => {
                 // Two convex wedges that cross: which side the lines passed each other on.
                 if let Some(n) = crossing_normal((side_i, pose_i, fi), (side_j, pose_j, fj)) {
                     return self.signed(d == DVec3::ZERO || d.dot(n) >= 0.0, n);
                 }
+                d == DVec3::ZERO || not_inside(side_j, fj, in_j(d.normalize()))
+            }
+            ContactKind::VertexEdge => d == DVec3::ZERO || not_inside(side_j, fj, in_j(d.normalize())),
+            ContactKind::EdgeVertex => d == DVec3::ZERO || not_inside(side_i, fi, in_i(-d.normalize())),
+            ContactKind::VertexVertex => d.dot(to_world_j(side_j.vertex_normal(fj))) >= 0.0,
+            ContactKind::VertexVertexForB => -d.dot(to_world_i(side_i.vertex_normal(fi))) >= 0.0,
+        };
+        let sign = if outside { 1.0 } else { -1.0 };
+        self.separation = sign * self.distance;
+        if self.distance > 1e-300 {
+            self.normal = sign * d / self.distance;
+        } else {
+            let n = self.shape_normal((side_i, pose_i), (side_j, pose_j));
+            if n != DVec3::ZERO {
+                self.normal = n;
+            }
+        }
+        self
+    }
+
+    /// The outward normal from j to i that the features' shape gives where they touch: j's
+    /// face normal (VF), minus i's (FV), the edges' cross product turned to j's outside or j's
+    /// edge normal when the edges are parallel (EE; the lines' common normal when they cross
+    /// as convex wedges), j's edge or vertex normal (VE, VV), minus i's (EV, VVʲ). Zero where
+    /// the shape gives none (a fold, a non-manifold place).
+    fn shape_normal(&self, (side_i, pose_i): (&Sides, &Pose), (side_j, pose_j): (&Sides, &Pose)) -> DVec3 {
+        let to_world_j = |v: DVec3| pose_j.transform_vector(v);
+        let to_world_i = |v: DVec3| pose_i.transform_vector(v);
+        let (fi, fj) = (self.feature_i, self.feature_j);
+        match self.kind {
+            ContactKind::VertexFace => to_world_j(side_j.face_normal(fj)),
+            ContactKind::FaceVertex => -to_world_i(side_i.face_normal(fi)),
+            ContactKind::EdgeEdge => {
+                if let Some(n) = crossing_normal((side_i, pose_i, fi), (side_j, pose_j, fj)) {
+                    return n;
+                }
                 let [p, q] = side_i.mesh.edge_points(fi).map(|x| pose_i.transform_point(x));
                 let [r, t] = side_j.mesh.edge_points(fj).map(|x| pose_j.transform_point(x));
                 let m = (q - p).cross(t - r).normalize_or_zero();
                 let out = to_world_j(side_j.edge_normal(fj));
-                let n = if m == DVec3::ZERO {
+                if m == DVec3::ZERO {
                     out
                 } else if m.dot(out) < 0.0 {
                     -m
                 } else {
                     m
-                };
-                (d == DVec3::ZERO || not_inside(side_j, fj, in_j(d.normalize())), n)
+                }
             }
-            ContactKind::VertexEdge => {
-                (d == DVec3::ZERO || not_inside(side_j, fj, in_j(d.normalize())), to_world_j(side_j.edge_normal(fj)))
-            }
-            ContactKind::EdgeVertex => {
-                (d == DVec3::ZERO || not_inside(side_i, fi, in_i(-d.normalize())), -to_world_i(side_i.edge_normal(fi)))
-            }
-            ContactKind::VertexVertex => {
-                let n = to_world_j(side_j.vertex_normal(fj));
-                (d.dot(n) >= 0.0, n)
-            }
-            ContactKind::VertexVertexForB => {
-                let n = to_world_i(side_i.vertex_normal(fi));
-                (-d.dot(n) >= 0.0, -n)
-            }
-        };
-        let sign = if outside { 1.0 } else { -1.0 };
-        self.separation = sign * self.distance;
-        self.normal = if self.distance > 1e-300 {
-            sign * d / self.distance
-        } else if touching_normal != DVec3::ZERO {
-            touching_normal
-        } else {
-            self.normal
-        };
+            ContactKind::VertexEdge => to_world_j(side_j.edge_normal(fj)),
+            ContactKind::EdgeVertex => -to_world_i(side_i.edge_normal(fi)),
+            ContactKind::VertexVertex => to_world_j(side_j.vertex_normal(fj)),
+            ContactKind::VertexVertexForB => -to_world_i(side_i.vertex_normal(fi)),
+        }
+    }
+
+    /// An ordinary contact whose features touch (nearer than `touching`): its normal from the
+    /// features' shape (`shape_normal`), not from the rounding noise between its closest points,
+    /// which for two coplanar edges can point anywhere and asks for εs along it
+    /// (docs/solver.md §2). Unchanged when it does not touch, when either mesh's sides cannot be
+    /// trusted, or when the shape gives no normal.
+    pub fn with_shape_normal(mut self, i: (&Sides, &Pose), j: (&Sides, &Pose), touching: f64) -> ContactPoint {
+        if self.distance >= touching || !(i.0.orientation.consistent && j.0.orientation.consistent) {
+            return self;
+        }
+        let n = self.shape_normal(i, j);
+        if n != DVec3::ZERO {
+            self.normal = n;
+        }
         self
     }
 

@@ -114,14 +114,7 @@ pub fn solve(
     let mut displacements = unconstrained.to_vec();
     // The unconstrained motion's size in the metric is the size the tolerance is relative to
     // (docs/cone.md §5, "A floor under the scale").
-    let size = frames
-        .iter()
-        .zip(unconstrained)
-        .map(|(f, u)| {
-            (f.sqrt_mass * u.translation).length_squared() + (f.chol.transpose() * u.rotation).length_squared()
-        })
-        .sum::<f64>()
-        .sqrt();
+    let size = metric_size(frames, unconstrained);
     let settings = Settings { tolerance: 1e-10, min_scale: size, ..Settings::default() };
     let Ok(qp) = nonnegative_qp_rows(&rows, n.max(1), &linear, &settings) else {
         // Non-finite input (a degenerate contact): no constraint can be trusted; no motion.
@@ -142,6 +135,30 @@ pub fn solve(
         displacements[s].rotation += solve_upper_t(&f.chol, gr);
     }
     Solution { displacements, iterations: qp.iterations, converged: qp.converged, active: qp.active.len() }
+}
+
+/// The size of a displacement in the mass metric, `√(Σ m|t|² + |Lᵀω|²)`.
+fn metric_size(frames: &[Frame], d: &[Displacement]) -> f64 {
+    frames
+        .iter()
+        .zip(d)
+        .map(|(f, d)| {
+            (f.sqrt_mass * d.translation).length_squared() + (f.chol.transpose() * d.rotation).length_squared()
+        })
+        .sum::<f64>()
+        .sqrt()
+}
+
+/// Whether `solved` can be the projection of `unconstrained` (docs/solver.md §3, "An answer no
+/// projection gives"): when standing still satisfies every row, the projection is no farther
+/// from `unconstrained` than standing still, so at most twice its size from zero; rows that
+/// push (contacts nearer than εs) may add a push, allowed up to `push` (a length) of
+/// translation of each body. Farther, and not finite, is rounding gone wrong in a degenerate
+/// solve.
+pub fn plausible(frames: &[Frame], solved: &[Displacement], unconstrained: &[Displacement], push: f64) -> bool {
+    let pushes = frames.iter().map(|f| (f.sqrt_mass * push).powi(2)).sum::<f64>().sqrt();
+    let size = metric_size(frames, solved);
+    size.is_finite() && size <= 2.0 * metric_size(frames, unconstrained) + pushes
 }
 
 #[cfg(test)]
@@ -320,5 +337,29 @@ mod tests {
         let d = s.displacements[0];
         assert!((d.translation - DVec3::new(0.5, -0.25, -0.01)).length() < 1e-12, "{d:?}");
         assert!(d.rotation.length() < 1e-12);
+    }
+
+    /// `plausible`: a projection's answer passes, one a thousand times larger or not finite
+    /// does not; a push of up to the allowance passes from standing still.
+    #[test]
+    fn only_a_projections_size_is_plausible() {
+        let f = Frame::new(DVec3::ZERO, 2.0, DMat3::from_diagonal(DVec3::new(0.5, 0.7, 0.9))).unwrap();
+        let down = Displacement { translation: DVec3::new(0.0, 0.0, -0.3), rotation: DVec3::new(0.0, 0.1, 0.0) };
+        // Held by a floor: the projection drops the downward part.
+        let floor = contact(0, 1, DVec3::new(0.0, 0.0, -1.0), DVec3::Z, 0.5);
+        let frames = [f];
+        let slot = [Some(0), None];
+        let solved = solve(&frames, &slot, &[floor], &[0.01 - 0.5], &[down]);
+        assert!(solved.converged);
+        assert!(plausible(&frames, &solved.displacements, &[down], 0.0));
+        let huge = [down.scaled(1e3)];
+        assert!(!plausible(&frames, &huge, &[down], 0.01));
+        let nan = [Displacement { translation: DVec3::NAN, rotation: DVec3::ZERO }];
+        assert!(!plausible(&frames, &nan, &[down], 0.01));
+        // From standing still, a push of 0.01 is within an allowance of 0.01, not of 0.005.
+        let push = [Displacement { translation: DVec3::new(0.0, 0.0, 0.01), rotation: DVec3::ZERO }];
+        let still = [Displacement::default()];
+        assert!(plausible(&frames, &push, &still, 0.01));
+        assert!(!plausible(&frames, &push, &still, 0.005));
     }
 }

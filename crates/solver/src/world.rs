@@ -1059,6 +1059,13 @@ impl World {
         }
         if seated {
             self.seat(i, j, contacts, r.first);
+        } else {
+            let touching = 1e-3 * self.settings.repositioning;
+            let (a, b) = (&self.bodies[i], &self.bodies[j]);
+            let (sa, sb) = (a.sides(), b.sides());
+            for c in &mut contacts[r.first..] {
+                *c = c.with_shape_normal((&sa, &a.pose), (&sb, &b.pose), touching);
+            }
         }
         Some(r.first)
     }
@@ -1553,7 +1560,13 @@ impl World {
         let row_bounds: Vec<f64> = kept.iter().map(|&k| bounds[k]).collect();
         report.rows += self.contacts.len() as u64;
         report.rows_kept += rows.len() as u64;
-        let solution = gauss::solve(&frames, &slot, &rows, &row_bounds, &d0);
+        let mut solution = gauss::solve(&frames, &slot, &rows, &row_bounds, &d0);
+        // A solve's answer that moves farther than a projection can is rounding gone wrong
+        // (docs/solver.md §3, "An answer no projection gives"): no move.
+        if !gauss::plausible(&frames, &solution.displacements, &d0, 4.0 * s.breaking) {
+            solution.displacements.iter_mut().for_each(|d| *d = Displacement::default());
+            solution.converged = false;
+        }
         report.solver_time += clock.elapsed();
         report.solver_iterations += solution.iterations as u64;
         if !solution.converged {
@@ -1915,9 +1928,12 @@ impl World {
                 c.feature_b,
                 c.normal,
             );
-            if seated_hit {
-                cp = cp.seated((&a.sides(), &a.pose), (&b.sides(), &b.pose), 1e-3 * s.repositioning);
-            }
+            let (si, sj) = ((&a.sides(), &a.pose), (&b.sides(), &b.pose));
+            cp = if seated_hit {
+                cp.seated(si, sj, 1e-3 * s.repositioning)
+            } else {
+                cp.with_shape_normal(si, sj, 1e-3 * s.repositioning)
+            };
             if !self.contacts.iter().any(|k| k.same_features(&cp)) {
                 self.contacts.push(cp);
                 // Not a rebuild any more (these may lie beyond εb): the next drag rebuilds.
