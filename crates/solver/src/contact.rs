@@ -143,8 +143,10 @@ impl ContactPoint {
     /// An ordinary contact whose features touch (nearer than `touching`): its normal from the
     /// features' shape (`shape_normal`), not from the rounding noise between its closest points,
     /// which for two coplanar edges can point anywhere and asks for εs along it
-    /// (docs/solver.md §2). Unchanged when it does not touch, when either mesh's sides cannot be
-    /// trusted, or when the shape gives no normal.
+    /// (docs/solver.md §2). For two solids only (the caller's to check): a free pair's feature
+    /// is then outside, on the side the normal gives, which an open sheet met from behind is
+    /// not. Unchanged when it does not touch, when either mesh's sides cannot be trusted, or
+    /// when the shape gives no normal.
     pub fn with_shape_normal(mut self, i: (&Sides, &Pose), j: (&Sides, &Pose), touching: f64) -> ContactPoint {
         if self.distance >= touching || !(i.0.orientation.consistent && j.0.orientation.consistent) {
             return self;

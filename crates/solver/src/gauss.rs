@@ -153,7 +153,8 @@ fn metric_size(frames: &[Frame], d: &[Displacement]) -> f64 {
 /// projection gives"): when standing still satisfies every row, the projection is no farther
 /// from `unconstrained` than standing still, so at most twice its size from zero; rows that
 /// push (contacts nearer than εs) may add a push, allowed up to `push` (a length) of
-/// translation of each body. Farther, and not finite, is rounding gone wrong in a degenerate
+/// translation of each body (the movers' size: a CCD's contact time is exact to a part of
+/// the motion's length, so a motion many times a part's size is no longer checked finely). Farther, and not finite, is rounding gone wrong in a degenerate
 /// solve.
 pub fn plausible(frames: &[Frame], solved: &[Displacement], unconstrained: &[Displacement], push: f64) -> bool {
     let pushes = frames.iter().map(|f| (f.sqrt_mass * push).powi(2)).sum::<f64>().sqrt();

@@ -1059,7 +1059,9 @@ impl World {
         }
         if seated {
             self.seat(i, j, contacts, r.first);
-        } else {
+        } else if self.bodies[i].solid() && self.bodies[j].solid() {
+            // Touching features' normals from their shape, where the sides say which way is
+            // out: two solids (an open sheet can be met from behind its faces' normals).
             let touching = 1e-3 * self.settings.repositioning;
             let (a, b) = (&self.bodies[i], &self.bodies[j]);
             let (sa, sb) = (a.sides(), b.sides());
@@ -1562,8 +1564,10 @@ impl World {
         report.rows_kept += rows.len() as u64;
         let mut solution = gauss::solve(&frames, &slot, &rows, &row_bounds, &d0);
         // A solve's answer that moves farther than a projection can is rounding gone wrong
-        // (docs/solver.md §3, "An answer no projection gives"): no move.
-        if !gauss::plausible(&frames, &solution.displacements, &d0, 4.0 * s.breaking) {
+        // (docs/solver.md §3, "An answer no projection gives"): no move. The pushes allowed:
+        // up to the movers' size (a CCD's time is exact to a part of the motion's length).
+        let push = in_space.iter().map(|&b| self.bodies[b].sphere.1).fold(4.0 * s.breaking, f64::max);
+        if !gauss::plausible(&frames, &solution.displacements, &d0, push) {
             solution.displacements.iter_mut().for_each(|d| *d = Displacement::default());
             solution.converged = false;
         }
@@ -1931,8 +1935,10 @@ impl World {
             let (si, sj) = ((&a.sides(), &a.pose), (&b.sides(), &b.pose));
             cp = if seated_hit {
                 cp.seated(si, sj, 1e-3 * s.repositioning)
-            } else {
+            } else if a.solid() && b.solid() {
                 cp.with_shape_normal(si, sj, 1e-3 * s.repositioning)
+            } else {
+                cp
             };
             if !self.contacts.iter().any(|k| k.same_features(&cp)) {
                 self.contacts.push(cp);
