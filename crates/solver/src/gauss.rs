@@ -149,17 +149,24 @@ fn metric_size(frames: &[Frame], d: &[Displacement]) -> f64 {
         .sqrt()
 }
 
-/// Whether `solved` can be the projection of `unconstrained` (docs/solver.md §3, "An answer no
-/// projection gives"): when standing still satisfies every row, the projection is no farther
-/// from `unconstrained` than standing still, so at most twice its size from zero; rows that
-/// push (contacts nearer than εs) may add a push, allowed up to `push` (a length) of
-/// translation of each body (the movers' size: a CCD's contact time is exact to a part of
-/// the motion's length, so a motion many times a part's size is no longer checked finely). Farther, and not finite, is rounding gone wrong in a degenerate
-/// solve.
-pub fn plausible(frames: &[Frame], solved: &[Displacement], unconstrained: &[Displacement], push: f64) -> bool {
+/// How much of `solved` to take so that it is no larger than a projection of `unconstrained`
+/// can be (docs/solver.md §3, "An answer no projection gives"): when standing still satisfies
+/// every row, the projection is no farther from `unconstrained` than standing still, so at
+/// most twice its size from zero; rows that push (contacts nearer than εs) may add a push,
+/// allowed up to `push` (a length) of translation of each body. 1 within that; the factor
+/// that brings it back to that size beyond (an answer of rounding gone wrong in a degenerate
+/// solve, or a push larger than allowed, taken in part); 0 when not finite.
+pub fn plausible_share(frames: &[Frame], solved: &[Displacement], unconstrained: &[Displacement], push: f64) -> f64 {
     let pushes = frames.iter().map(|f| (f.sqrt_mass * push).powi(2)).sum::<f64>().sqrt();
     let size = metric_size(frames, solved);
-    size.is_finite() && size <= 2.0 * metric_size(frames, unconstrained) + pushes
+    let allowed = 2.0 * metric_size(frames, unconstrained) + pushes;
+    if !size.is_finite() {
+        0.0
+    } else if size <= allowed {
+        1.0
+    } else {
+        allowed / size
+    }
 }
 
 #[cfg(test)]
@@ -340,10 +347,11 @@ mod tests {
         assert!(d.rotation.length() < 1e-12);
     }
 
-    /// `plausible`: a projection's answer passes, one a thousand times larger or not finite
-    /// does not; a push of up to the allowance passes from standing still.
+    /// `plausible_share`: a projection's answer is taken whole, one a thousand times larger
+    /// brought back to the allowed size, one not finite not at all; from standing still, a push
+    /// of 0.01 is within an allowance of 0.01 and halved by one of 0.005.
     #[test]
-    fn only_a_projections_size_is_plausible() {
+    fn only_a_projections_size_is_taken_whole() {
         let f = Frame::new(DVec3::ZERO, 2.0, DMat3::from_diagonal(DVec3::new(0.5, 0.7, 0.9))).unwrap();
         let down = Displacement { translation: DVec3::new(0.0, 0.0, -0.3), rotation: DVec3::new(0.0, 0.1, 0.0) };
         // Held by a floor: the projection drops the downward part.
@@ -352,15 +360,16 @@ mod tests {
         let slot = [Some(0), None];
         let solved = solve(&frames, &slot, &[floor], &[0.01 - 0.5], &[down]);
         assert!(solved.converged);
-        assert!(plausible(&frames, &solved.displacements, &[down], 0.0));
+        assert_eq!(plausible_share(&frames, &solved.displacements, &[down], 0.0), 1.0);
         let huge = [down.scaled(1e3)];
-        assert!(!plausible(&frames, &huge, &[down], 0.01));
+        let k = plausible_share(&frames, &huge, &[down], 0.01);
+        let allowed = 2.0 * metric_size(&frames, &[down]) + 2f64.sqrt() * 0.01;
+        assert!((metric_size(&frames, &[huge[0].scaled(k)]) - allowed).abs() < 1e-12, "{k}");
         let nan = [Displacement { translation: DVec3::NAN, rotation: DVec3::ZERO }];
-        assert!(!plausible(&frames, &nan, &[down], 0.01));
-        // From standing still, a push of 0.01 is within an allowance of 0.01, not of 0.005.
+        assert_eq!(plausible_share(&frames, &nan, &[down], 0.01), 0.0);
         let push = [Displacement { translation: DVec3::new(0.0, 0.0, 0.01), rotation: DVec3::ZERO }];
         let still = [Displacement::default()];
-        assert!(plausible(&frames, &push, &still, 0.01));
-        assert!(!plausible(&frames, &push, &still, 0.005));
+        assert_eq!(plausible_share(&frames, &push, &still, 0.01), 1.0);
+        assert!((plausible_share(&frames, &push, &still, 0.005) - 0.5).abs() < 1e-12);
     }
 }

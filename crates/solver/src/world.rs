@@ -1563,12 +1563,13 @@ impl World {
         report.rows += self.contacts.len() as u64;
         report.rows_kept += rows.len() as u64;
         let mut solution = gauss::solve(&frames, &slot, &rows, &row_bounds, &d0);
-        // A solve's answer that moves farther than a projection can is rounding gone wrong
-        // (docs/solver.md §3, "An answer no projection gives"): no move. The pushes allowed:
-        // up to the movers' size (a CCD's time is exact to a part of the motion's length).
-        let push = in_space.iter().map(|&b| self.bodies[b].sphere.1).fold(4.0 * s.breaking, f64::max);
-        if !gauss::plausible(&frames, &solution.displacements, &d0, push) {
-            solution.displacements.iter_mut().for_each(|d| *d = Displacement::default());
+        // A solve's answer that moves farther than a projection can (rounding gone wrong in a
+        // degenerate dual, or a push beyond 4 εb) is taken only up to that size: the CCD's
+        // contact time is exact to a part of the motion's length, so the motion must stay
+        // short (docs/solver.md §3, "An answer no projection gives").
+        let share = gauss::plausible_share(&frames, &solution.displacements, &d0, 4.0 * s.breaking);
+        if share < 1.0 {
+            solution.displacements.iter_mut().for_each(|d| *d = d.scaled(share));
             solution.converged = false;
         }
         report.solver_time += clock.elapsed();
