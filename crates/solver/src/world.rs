@@ -1059,23 +1059,34 @@ impl World {
         }
         if seated {
             self.seat(i, j, contacts, r.first);
-        } else if self.bodies[i].solid() && self.bodies[j].solid() {
-            // Touching features' normals from their shape, where the sides say which way is
-            // out: two solids (an open sheet can be met from behind its faces' normals).
-            let touching = 1e-3 * self.settings.repositioning;
-            let (a, b) = (&self.bodies[i], &self.bodies[j]);
-            let (sa, sb) = (a.sides(), b.sides());
+        } else {
             for c in &mut contacts[r.first..] {
-                *c = c.with_shape_normal((&sa, &a.pose), (&sb, &b.pose), touching);
+                *c = self.free_contact(*c);
             }
         }
         Some(r.first)
     }
 
+    /// Features nearer than this touch (docs/contact-from-start.md §3, docs/solver.md §2).
+    fn touching(&self) -> f64 {
+        1e-3 * self.settings.repositioning
+    }
+
+    /// A contact of a free pair as a row takes it: touching, its normal from the features'
+    /// shape, where the sides say which way is out: two solids (an open sheet can be met from
+    /// behind its faces' normals; docs/solver.md §2).
+    fn free_contact(&self, c: ContactPoint) -> ContactPoint {
+        let (a, b) = (&self.bodies[c.body_i], &self.bodies[c.body_j]);
+        if c.distance >= self.touching() || !(a.solid() && b.solid()) {
+            return c;
+        }
+        c.with_shape_normal((&a.sides(), &a.pose), (&b.sides(), &b.pose), self.touching())
+    }
+
     /// Signs and turns outward the contacts of bodies i and j from `first` on, as those of a
     /// pair in contact from the start, and drops those at edges inside flat polygons.
     fn seat(&self, i: BodyId, j: BodyId, contacts: &mut Vec<ContactPoint>, first: usize) {
-        let touching = 1e-3 * self.settings.repositioning;
+        let touching = self.touching();
         let (a, b) = (&self.bodies[i], &self.bodies[j]);
         let (sa, sb) = (a.sides(), b.sides());
         // Edges inside flat polygons are no edges of the solids (docs/contact-from-start.md §3),
@@ -1933,13 +1944,10 @@ impl World {
                 c.feature_b,
                 c.normal,
             );
-            let (si, sj) = ((&a.sides(), &a.pose), (&b.sides(), &b.pose));
             cp = if seated_hit {
-                cp.seated(si, sj, 1e-3 * s.repositioning)
-            } else if a.solid() && b.solid() {
-                cp.with_shape_normal(si, sj, 1e-3 * s.repositioning)
+                cp.seated((&a.sides(), &a.pose), (&b.sides(), &b.pose), self.touching())
             } else {
-                cp
+                self.free_contact(cp)
             };
             if !self.contacts.iter().any(|k| k.same_features(&cp)) {
                 self.contacts.push(cp);
