@@ -139,6 +139,40 @@ impl<'a> Sides<'a> {
         behind(c2, f1) && behind(c1, f2)
     }
 
+    /// At a reflex edge, or an inner corner (every edge there reflex or flat, one reflex at
+    /// least), the planes of the faces there (outward unit normal, a point on the plane): near
+    /// the place the outside is in front of all of them, so a point must stay in front of each
+    /// (docs/contact-from-start.md §3, "A touching feature near a reflex place"). Empty
+    /// elsewhere, and when the mesh's winding cannot be trusted.
+    pub fn reflex_planes(&self, place: Place) -> Vec<(DVec3, DVec3)> {
+        if !self.orientation.consistent {
+            return Vec::new();
+        }
+        let reflex =
+            |e: u32| self.mesh.edge_faces(e).len() == 2 && !self.is_fold(e) && !self.is_convex(e) && !self.is_flat(e);
+        let faces: Vec<u32> = match place {
+            Place::Face(_) => return Vec::new(),
+            Place::Edge(e) if reflex(e) => self.mesh.edge_faces(e).to_vec(),
+            Place::Edge(_) => return Vec::new(),
+            Place::Vertex(v) => {
+                let edges = self.mesh.vertex_edges(v);
+                if !edges.iter().any(|&e| reflex(e))
+                    || !edges.iter().all(|&e| reflex(e) || (self.mesh.edge_faces(e).len() == 2 && self.is_flat(e)))
+                {
+                    return Vec::new();
+                }
+                self.vertex_faces(v).collect()
+            }
+        };
+        faces
+            .into_iter()
+            .filter_map(|f| {
+                let n = self.face_normal(f).try_normalize()?;
+                Some((n, self.mesh.vertex(self.mesh.triangle(f)[0])))
+            })
+            .collect()
+    }
+
     /// Whether `u` (mesh frame), seen across the edge, is within `slack` radians of an outward
     /// normal of a convex edge: a combination of its two faces' outward normals with no
     /// negative weight, so that the plane across it through the edge has the whole wedge
@@ -257,11 +291,60 @@ impl<'a> Sides<'a> {
     }
 
     /// Whether a point moving in direction `dir` through `place` goes into the solid there: it
-    /// comes from outside and goes inside (docs/contact-from-start.md §4); an unknown side
+    /// comes from outside or along the surface and goes inside (docs/contact-from-start.md §4:
+    /// a point sliding on a ledge into the wall at its reflex foot enters); an unknown side
     /// counts as both.
     pub fn enters(&self, place: Place, dir: DVec3) -> bool {
-        matches!(self.side(place, -dir), Side::Outside | Side::Unknown)
+        matches!(self.side(place, -dir), Side::Outside | Side::Along | Side::Unknown)
             && matches!(self.side(place, dir), Side::Inside | Side::Unknown)
+    }
+
+    /// Whether an edge with direction `line`, crossing the edge `place` (an edge of this
+    /// mesh) while moving in direction `dir`, goes into the solid there with some of its
+    /// points: some point `s·line` of it (s ≤ 0 only if it goes on `back` from the crossing,
+    /// s ≥ 0 only if it goes `on`) is outside or along the surface just before the crossing
+    /// (at `−ε·dir + s·line`) and inside just after (at `ε·dir + s·line`), ε → 0⁺
+    /// (docs/contact-from-start.md §4, "An edge crossing a reflex edge"). Across the edge the
+    /// side changes only where `±dir + σ·line` passes one of its faces' rays, so the σ
+    /// between those and beyond them are all the cases. Other places, and an edge parallel
+    /// to `place`'s: the moving point's own test (`enters`).
+    pub fn edge_enters(&self, place: Place, line: DVec3, dir: DVec3, (back, on): (bool, bool)) -> bool {
+        if self.enters(place, dir) {
+            return true;
+        }
+        let Place::Edge(e) = place else { return false };
+        let [a, b] = self.mesh.edge_points(e);
+        let along = (b - a).normalize_or_zero();
+        let (line, dir) = (line.reject_from_normalized(along), dir.reject_from_normalized(along));
+        if line.length() <= IN_PLANE * dir.length() || dir.length() == 0.0 {
+            return false;
+        }
+        // In the plane across the edge: σ where ±dir + σ·line is parallel to a face's ray.
+        let cross = |u: DVec3, v: DVec3| along.dot(u.cross(v));
+        let mut breaks: Vec<f64> = Vec::new();
+        for &f in self.mesh.edge_faces(e) {
+            let [x, y] = self.mesh.edge(e);
+            let Some(&c) = self.mesh.triangle(f).iter().find(|&&v| v != x && v != y) else { continue };
+            let ray = (self.mesh.vertex(c) - a).reject_from_normalized(along);
+            let k = cross(ray, line);
+            if k.abs() > 0.0 {
+                breaks.extend([-cross(ray, dir) / k, cross(ray, dir) / k]);
+            }
+        }
+        breaks.retain(|x| x.is_finite());
+        breaks.sort_by(f64::total_cmp);
+        let mut sigmas = vec![0.0];
+        if let (Some(&lo), Some(&hi)) = (breaks.first(), breaks.last()) {
+            let reach = 1.0 + lo.abs().max(hi.abs());
+            sigmas.extend([lo - reach, hi + reach]);
+            sigmas.extend(breaks.windows(2).map(|w| 0.5 * (w[0] + w[1])));
+        }
+        // Only where the edge is: at one of its ends it goes on to one side only.
+        sigmas.retain(|&sigma| (sigma >= 0.0 || back) && (sigma <= 0.0 || on));
+        sigmas.into_iter().any(|sigma| {
+            matches!(self.side(place, -dir + sigma * line), Side::Outside | Side::Along | Side::Unknown)
+                && matches!(self.side(place, dir + sigma * line), Side::Inside | Side::Unknown)
+        })
     }
 
     /// Which side of the surface the point `p + εw` is on, `p` at `place` and ε → 0⁺: the
@@ -684,5 +767,25 @@ mod tests {
         assert!(!sides.is_convex(e));
         let outer = (0..mesh.edges().len() as u32).find(|&e| mesh.edge(e) == [0, 6]).expect("an outer edge");
         assert!(sides.is_convex(outer));
+        // The planes at the reflex edge: a point near it in front of both is outside, one
+        // behind either is inside (brute force: winding number and distance); none at a
+        // convex edge or inside a face.
+        let planes = sides.reflex_planes(Place::Edge(e));
+        assert_eq!(planes.len(), 2);
+        assert!(sides.reflex_planes(Place::Edge(outer)).is_empty());
+        assert!(sides.reflex_planes(Place::Face(0)).is_empty());
+        let [p, q] = mesh.edge_points(e);
+        let at = 0.5 * (p + q);
+        for k in 0..2000u64 {
+            let h = |m: u64| ((k * m + 17) % 1000) as f64 / 1000.0 - 0.5;
+            let x = at + 0.4 * DVec3::new(h(7919), h(104_729), h(15_485_863));
+            let heights: Vec<f64> = planes.iter().map(|&(n, o)| n.dot(x - o)).collect();
+            let depth = sides.depth_inside(x).expect("closed and consistent");
+            if heights.iter().all(|&h| h > 1e-9) {
+                assert_eq!(depth, 0.0, "{x} in front of both planes is outside");
+            } else if heights.iter().any(|&h| h < -1e-9) {
+                assert!(depth > 0.0, "{x} behind a plane is inside");
+            }
+        }
     }
 }

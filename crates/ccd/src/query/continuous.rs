@@ -755,9 +755,23 @@ impl<'a> Sweep<'a> {
                     if let Some(n) = crossing_normal((&sa, &a_now, ea), (&sb, &Pose::IDENTITY, eb)) {
                         return dir.dot(n) < -1e-9 * dir.length();
                     }
+                    // Either edge's points going into the other part where they cross (a
+                    // point of A's edge just beside the crossing may enter though the one at
+                    // it does not: an edge crossing a reflex edge, §4).
                     let tol = self.place_tol();
-                    enters(&sb, sb.place_on_edge(eb, h.point, tol), dir)
-                        || enters(&sa, sa.place_on_edge(ea, on_a, tol), -a_now.inverse().transform_vector(dir))
+                    let a_line = a_now.transform_vector(qa - pa);
+                    let b_line = a_now.inverse().transform_vector(d - c);
+                    // Which ways each edge goes on from the crossing (none past an end).
+                    let t = ((h.point - c).dot(d - c) / (d - c).length_squared()).clamp(0.0, 1.0);
+                    let ways = |s: f64, len: f64| (s * len > tol, (1.0 - s) * len > tol);
+                    let (a_ways, b_ways) = (ways(s, (qa - pa).length()), ways(t, (d - c).length()));
+                    sb.edge_enters(sb.place_on_edge(eb, h.point, tol), a_line, dir, a_ways)
+                        || sa.edge_enters(
+                            sa.place_on_edge(ea, on_a, tol),
+                            b_line,
+                            -a_now.inverse().transform_vector(dir),
+                            b_ways,
+                        )
                 };
                 let roots = if sided.is_some() { Roots::Entering(&entering) } else { Roots::All };
                 let hit = edge_edge_roots(&self.st.screw, p, q, c, d, self.limit(), &self.st.tol, roots);
