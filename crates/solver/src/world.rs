@@ -677,6 +677,12 @@ impl World {
         out
     }
 
+    /// How deep a pair in contact from the start was read when it was classified, D₀ (the
+    /// depth it may keep; docs/contact-from-start.md §3); `None` for another pair.
+    pub fn start_depth(&self, i: BodyId, j: BodyId) -> Option<f64> {
+        self.class(i, j).filter(|c| c.seated).map(|c| c.depth)
+    }
+
     /// Bodies other than `b` whose world boxes come within `margin` of `region`.
     fn near(&self, b: BodyId, region: &Aabb, margin: f64) -> Vec<BodyId> {
         let region = region.expanded(margin);
@@ -1546,8 +1552,12 @@ impl World {
                 _ => None,
             }
         };
-        let chosen = rows(&self.contacts, 0.25 * s.repositioning, s.breaking, wanted, presses);
+        let tie = 0.25 * s.repositioning;
+        let Chosen { rows: chosen, tied: spare, beyond } = rows(&self.contacts, tie, s.breaking, wanted, presses);
         let mut candidates: Vec<ContactPoint> = Vec::with_capacity(chosen.len());
+        // Which contact each candidate row is (to add a touching contact's row only once a
+        // normal).
+        let mut of_contact: Vec<usize> = Vec::with_capacity(chosen.len());
         for (k, normal) in chosen {
             let mut c = self.contacts[k];
             match normal {
@@ -1565,15 +1575,55 @@ impl World {
                 }
                 None => {}
             }
+            of_contact.push(k);
             candidates.push(c);
         }
-        let bounds: Vec<f64> = candidates.iter().map(|c| self.bound(c)).collect();
-        let kept = patch::corners(&candidates, &bounds, 1e-9 * s.security);
-        let rows: Vec<ContactPoint> = kept.iter().map(|&k| candidates[k]).collect();
-        let row_bounds: Vec<f64> = kept.iter().map(|&k| bounds[k]).collect();
+        for k in beyond {
+            // Another place's planes only where the feature is in front of them: outside
+            // that place's faces, it must stay outside; behind them, the place is not where
+            // its depth is read, and the planes run on past the place's faces.
+            let mut reflex = self.reflex_rows(&self.contacts[k]);
+            reflex.retain(|r| r.separation >= -tie);
+            of_contact.extend(std::iter::repeat_n(k, reflex.len()));
+            candidates.extend(reflex);
+        }
         report.rows += self.contacts.len() as u64;
+        let (mut rows, mut row_bounds, mut solution);
+        let mut rounds = 0;
+        loop {
+            let bounds: Vec<f64> = candidates.iter().map(|c| self.bound(c)).collect();
+            let kept = patch::corners(&candidates, &bounds, 1e-9 * s.security);
+            rows = kept.iter().map(|&k| candidates[k]).collect::<Vec<ContactPoint>>();
+            row_bounds = kept.iter().map(|&k| bounds[k]).collect::<Vec<f64>>();
+            solution = gauss::solve(&frames, &slot, &rows, &row_bounds, &d0);
+            // A touching feature's rows were chosen by the unconstrained motion; the solve's
+            // answer may still press it in where it touches but has no row (an inner corner
+            // held by the edge's row alone, the answer going into one face): those places
+            // become rows too, and the solve is done again (docs/contact-from-start.md §3,
+            // "Touching rows after the solve").
+            if rounds == 4 {
+                break;
+            }
+            rounds += 1;
+            let before = candidates.len();
+            for &k in &spare {
+                let c = self.contacts[k];
+                let w = relative_motion(&c, &slot, &frames, &solution.displacements);
+                if let (Side::Inside, n) = self.touching_side(&c, w) {
+                    let n = n.unwrap_or(c.normal);
+                    let known =
+                        (0..candidates.len()).any(|r| of_contact[r] == k && candidates[r].normal.dot(n) > 1.0 - 1e-9);
+                    if !known {
+                        candidates.push(ContactPoint { normal: n, ..c });
+                        of_contact.push(k);
+                    }
+                }
+            }
+            if candidates.len() == before {
+                break;
+            }
+        }
         report.rows_kept += rows.len() as u64;
-        let mut solution = gauss::solve(&frames, &slot, &rows, &row_bounds, &d0);
         // A solve's answer that moves farther than a projection can (rounding gone wrong in a
         // degenerate dual, or a push beyond 4 εb) is taken only up to that size: the CCD's
         // contact time is exact to a part of the motion's length, so the motion must stay
@@ -2119,6 +2169,61 @@ impl World {
         }
     }
 
+    /// A vertex contact's place on the other part: that body, the place (within a thousandth
+    /// of εr), the vertex's point, and whether the place is on j (so a row's normal, from j
+    /// to i, is the place's outward normal). `None` for an edge/edge contact.
+    fn vertex_place(&self, c: &ContactPoint) -> Option<(&Body, Place, DVec3, bool)> {
+        let tol = 1e-3 * self.settings.repositioning;
+        let (other, feature, q, p, on_j) = match c.kind {
+            ContactKind::VertexFace | ContactKind::VertexEdge | ContactKind::VertexVertex => {
+                (c.body_j, c.feature_j, c.point_j, c.point_i, true)
+            }
+            ContactKind::FaceVertex | ContactKind::EdgeVertex | ContactKind::VertexVertexForB => {
+                (c.body_i, c.feature_i, c.point_i, c.point_j, false)
+            }
+            ContactKind::EdgeEdge => return None,
+        };
+        let b = &self.bodies[other];
+        let sides = b.sides();
+        let local = b.pose.inverse().transform_point(q);
+        let place = match c.kind {
+            ContactKind::VertexFace | ContactKind::FaceVertex => sides.place_on_face(feature, local, tol),
+            ContactKind::VertexEdge | ContactKind::EdgeVertex => sides.place_on_edge(feature, local, tol),
+            _ => Place::Vertex(feature),
+        };
+        Some((b, place, p, on_j))
+    }
+
+    /// For a seated vertex contact landing on a reflex edge or an inner corner of the other
+    /// part: a row for the plane of each face there, the vertex's height over it its
+    /// separation (docs/contact-from-start.md §3, "A touching feature near a reflex place").
+    /// Empty elsewhere.
+    fn reflex_rows(&self, c: &ContactPoint) -> Vec<ContactPoint> {
+        let Some((b, place, p, on_j)) = self.vertex_place(c) else { return Vec::new() };
+        let mut rows: Vec<ContactPoint> = Vec::new();
+        for (n, at) in b.sides().reflex_planes(place) {
+            let (n, at) = (b.pose.transform_vector(n), b.pose.transform_point(at));
+            let height = n.dot(p - at);
+            let normal = if on_j { n } else { -n };
+            if rows.iter().any(|r| r.normal.dot(normal) > 1.0 - 1e-12) {
+                continue;
+            }
+            // The row's point on the other part: the vertex's foot on the plane.
+            let foot = p - height * n;
+            let mut row = *c;
+            if on_j {
+                row.point_j = foot;
+            } else {
+                row.point_i = foot;
+            }
+            row.normal = normal;
+            row.separation = height;
+            row.distance = height.abs();
+            rows.push(row);
+        }
+        rows
+    }
+
     /// Whether an edge/edge contact is two convex wedges crossing (`mesh::crossing_normal`:
     /// not a bearing's rim flush with its housing's, whose wedges lie on one side of their
     /// lines' common normal).
@@ -2252,17 +2357,20 @@ fn inside_feature(c: &ContactPoint) -> Feature {
 /// touches (`presses`): then rows are added, each with the normal of the surface nearest the
 /// motion slid along the rows so far, until that motion presses in nowhere (both faces of an
 /// inner corner; one face at a convex edge). Each kept contact comes with its row's normal
-/// when that is not the contact's own.
+/// when that is not the contact's own. Also returned: the tied contacts of each touching
+/// feature (to check against the solve's answer) and the readings of touching or inside
+/// features beyond their tie, within `band` of the nearest (rows only at a reflex place).
 fn rows(
     contacts: &[ContactPoint],
     tie: f64,
     band: f64,
     preference: impl Fn(&ContactPoint) -> f64,
     presses: impl Fn(&ContactPoint, &[DVec3]) -> Option<DVec3>,
-) -> Vec<(usize, Option<DVec3>)> {
+) -> Chosen {
     let nearest = nearest(contacts, band);
     let mut tied: FeatureMap<Vec<usize>> = FeatureMap::default();
     let mut keep: Vec<(usize, Option<DVec3>)> = Vec::with_capacity(contacts.len());
+    let (mut spare, mut beyond) = (Vec::new(), Vec::new());
     for (k, c) in contacts.iter().enumerate() {
         if !c.seated {
             keep.push((k, None));
@@ -2279,6 +2387,10 @@ fn rows(
             }
         } else if c.separation.abs() <= d + tie {
             tied.entry(feature).or_default().push(k);
+        } else if c.separation.abs() <= d + band {
+            // A touching or inside feature's readings beyond its tie count only at a reflex
+            // place (`plan`: the planes of its faces there).
+            beyond.push(k);
         }
     }
     for (feature, ks) in &tied {
@@ -2312,10 +2424,23 @@ fn rows(
                 chosen.push((k, Some(n)));
             }
         }
+        if !inside {
+            spare.extend(ks.iter().copied());
+        }
         keep.extend(chosen);
     }
     // Stable: a contact kept twice with two normals keeps its rows in one order, whatever
     // order the feature map gave.
     keep.sort_by_key(|&(k, _)| k);
-    keep
+    spare.sort_unstable();
+    Chosen { rows: keep, tied: spare, beyond }
+}
+
+/// What `rows` chose: the rows (each with its normal when that is not the contact's own), the
+/// tied contacts of each touching feature, and the readings beyond a touching or inside
+/// feature's tie.
+struct Chosen {
+    rows: Vec<(usize, Option<DVec3>)>,
+    tied: Vec<usize>,
+    beyond: Vec<usize>,
 }

@@ -1127,3 +1127,82 @@ fn a_plate_dragged_in_its_plane_on_blocks_never_sinks_into_them() {
     // the fix, 625 of 640 (631 after it; a review's measure).
     assert!(reached >= 625, "{reached} of 640 targets reached");
 }
+
+/// A step: a ledge (top z = 0) for x < 0.2 and a wall up to z = 0.3 beyond it, 2 × 1 in plan;
+/// the ledge and the wall meet at a reflex edge (the wall's foot).
+fn step() -> Mesh {
+    extruded(
+        &[(-1.0, -0.5), (1.0, -0.5), (1.0, 0.3), (0.2, 0.3), (0.2, 0.0), (-1.0, 0.0)],
+        0.5,
+        &[[4, 5, 0], [4, 0, 1], [4, 1, 2], [4, 2, 3]],
+    )
+}
+
+/// A tetrahedral spike, its tip (the origin) down and foremost in +x: its front face leans
+/// back by `lean` radians, its top 0.4 up.
+fn spike(lean: f64) -> Mesh {
+    let h = 0.4;
+    let v = vec![
+        DVec3::ZERO,
+        DVec3::new(-h * lean.tan(), -0.1, h),
+        DVec3::new(-h * lean.tan(), 0.1, h),
+        DVec3::new(-0.3, 0.0, h),
+    ];
+    let mesh = Mesh::new(v.clone(), vec![[0, 1, 2], [0, 2, 3], [0, 3, 1], [1, 3, 2]]).unwrap();
+    if mesh.signed_volume() < 0.0 {
+        Mesh::new(v, vec![[0, 2, 1], [0, 3, 2], [0, 1, 3], [1, 2, 3]]).unwrap()
+    } else {
+        mesh
+    }
+}
+
+/// A spike's tip on a step's ledge, touching it (10⁻⁷ inside, exactly on it, 10⁻⁷ above) or
+/// 0.5 εb above it, 0.3, 1.5 or 21.7 εb before the wall's foot, dragged
+/// 10 cm into the wall (level, pressed down, or askew) and then turned toward it, in either
+/// body order: never deeper than its start plus τ (brute force over the spike's and the
+/// step's vertices and edges; the start as read, D₀, where that reads deeper). Found by a
+/// review of stop 39: a tip touching the ledge went under the wall up to the whole push, its
+/// reading of the wall neither a row (beyond the tie) nor the CCD's (within εb), or its
+/// reading of the foot edge signed inside (docs/contact-from-start.md §3, "A feature near a
+/// reflex place", "Touching rows after the solve"; §4). A tip 0.3 εb inside the ledge still
+/// goes under the wall (§5, open), and is not among these cases.
+#[test]
+fn a_spike_under_a_wall_is_held() {
+    let step = step();
+    let eb = world(1.0).settings().breaking;
+    let mut failures = Vec::new();
+    for lean in [2f64, 30.0] {
+        let spike = spike(lean.to_radians());
+        for d in [0.3 * eb, 1.5 * eb, 0.01] {
+            for z0 in [-1e-7, 0.0, 1e-7, 0.5 * eb] {
+                for push in [DVec3::new(0.1, 0.0, 0.0), DVec3::new(0.1, 0.0, -0.02), DVec3::new(0.1, 0.05, 0.0)] {
+                    for part_first in [false, true] {
+                        let mut w = world(1.0);
+                        let start = Pose::from_translation(DVec3::new(0.2 - d, 0.0, z0));
+                        let b = add_pair(&mut w, &spike, start, &step, part_first);
+                        let d0 = vertex_depth(&spike, &start, &step, &Pose::IDENTITY);
+                        let mut worst: f64 = d0;
+                        let mut read: f64 = 0.0;
+                        for turn in [0.0, 0.05] {
+                            let target = Pose::new(DQuat::from_rotation_y(turn), start.translation + push);
+                            for _ in 0..15 {
+                                w.drag(b, target).unwrap();
+                                let (i, j) = if part_first { (b, b + 1) } else { (b - 1, b) };
+                                read = read.max(w.start_depth(i, j).unwrap_or(0.0));
+                                let pose = w.body(b).unwrap().pose;
+                                worst = worst.max(vertex_depth(&spike, &pose, &step, &Pose::IDENTITY));
+                            }
+                        }
+                        if worst > d0.max(read) + tau(&w) + 1e-9 {
+                            failures.push(format!(
+                                "lean {lean}° {:.2} εb before the wall, tip at {z0:e}, push {push}, spike first {part_first}: start {d0:e} (read {read:e}), deepest {worst:e}",
+                                d / eb
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} cases: {failures:#?}", failures.len());
+}
