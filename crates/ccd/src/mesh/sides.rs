@@ -125,14 +125,26 @@ impl<'a> Sides<'a> {
     /// Whether an edge is convex: two faces, each bending away behind the other's plane (the
     /// other face's far corner behind it). Flat, reflex, boundary, non-manifold and fold
     /// edges are not.
+    /// The corner of face `f` that is not on its edge `e`.
+    fn corner_off(&self, f: u32, e: u32) -> Option<u32> {
+        let [a, b] = self.mesh.edge(e);
+        self.mesh.triangle(f).into_iter().find(|&v| v != a && v != b)
+    }
+
+    /// The direction face `f` leaves its edge `e` in, across the edge (not unit), `along` the
+    /// edge's unit direction from its first end.
+    fn face_ray(&self, e: u32, f: u32, along: DVec3) -> Option<DVec3> {
+        let c = self.corner_off(f, e)?;
+        Some((self.mesh.vertex(c) - self.mesh.vertex(self.mesh.edge(e)[0])).reject_from_normalized(along))
+    }
+
     pub fn is_convex(&self, e: u32) -> bool {
         let [f1, f2] = *self.mesh.edge_faces(e) else { return false };
         if self.is_fold(e) {
             return false;
         }
         let [a, b] = self.mesh.edge(e);
-        let far = |f: u32| self.mesh.triangle(f).into_iter().find(|&v| v != a && v != b);
-        let (Some(c1), Some(c2)) = (far(f1), far(f2)) else { return false };
+        let (Some(c1), Some(c2)) = (self.corner_off(f1, e), self.corner_off(f2, e)) else { return false };
         let p = self.mesh.vertex(a);
         let scale = (self.mesh.vertex(b) - p).length();
         let behind = |c: u32, f: u32| (self.mesh.vertex(c) - p).dot(self.face_normal(f)) < -1e-12 * scale;
@@ -323,9 +335,7 @@ impl<'a> Sides<'a> {
         let cross = |u: DVec3, v: DVec3| along.dot(u.cross(v));
         let mut breaks: Vec<f64> = Vec::new();
         for &f in self.mesh.edge_faces(e) {
-            let [x, y] = self.mesh.edge(e);
-            let Some(&c) = self.mesh.triangle(f).iter().find(|&&v| v != x && v != y) else { continue };
-            let ray = (self.mesh.vertex(c) - a).reject_from_normalized(along);
+            let Some(ray) = self.face_ray(e, f, along) else { continue };
             let k = cross(ray, line);
             if k.abs() > 0.0 {
                 breaks.extend([-cross(ray, dir) / k, cross(ray, dir) / k]);
@@ -384,9 +394,7 @@ impl<'a> Sides<'a> {
                     return Some(best.1);
                 }
                 for &f in faces {
-                    let [x, y] = self.mesh.edge(e);
-                    let Some(&c) = self.mesh.triangle(f).iter().find(|&&v| v != x && v != y) else { continue };
-                    let d = (self.mesh.vertex(c) - a).reject_from_normalized(along).normalize_or_zero();
+                    let Some(d) = self.face_ray(e, f, along).map(DVec3::normalize_or_zero) else { continue };
                     if w.dot(d) > 0.0 {
                         let off = (w - w.dot(d) * d).length();
                         if off < best.0 {
