@@ -320,10 +320,12 @@ impl<'a> Sides<'a> {
     /// side changes only where `±dir + σ·line` passes one of its faces' rays, so the σ
     /// between those and beyond them are all the cases. Other places, and an edge parallel
     /// to `place`'s: the moving point's own test (`enters`).
-    pub fn edge_enters(&self, place: Place, line: DVec3, dir: DVec3, (back, on): (bool, bool)) -> bool {
-        if self.enters(place, dir) {
-            return true;
-        }
+    pub fn edge_enters(&self, place: Place, line: DVec3, dir: DVec3, ways: (bool, bool)) -> bool {
+        self.enters(place, dir) || self.beside_enters(place, line, dir, ways)
+    }
+
+    /// `edge_enters` for the points beside the crossing only (σ ≠ 0), at an edge.
+    fn beside_enters(&self, place: Place, line: DVec3, dir: DVec3, (back, on): (bool, bool)) -> bool {
         let Place::Edge(e) = place else { return false };
         let [a, b] = self.mesh.edge_points(e);
         let along = (b - a).normalize_or_zero();
@@ -331,6 +333,8 @@ impl<'a> Sides<'a> {
         if line.length() <= IN_PLANE * dir.length() || dir.length() == 0.0 {
             return false;
         }
+        // Unit lengths, so that σ of about 1 weighs the motion and the line alike.
+        let (line, dir) = (line.normalize(), dir.normalize());
         // In the plane across the edge: σ where ±dir + σ·line is parallel to a face's ray.
         let cross = |u: DVec3, v: DVec3| along.dot(u.cross(v));
         let mut breaks: Vec<f64> = Vec::new();
@@ -343,15 +347,41 @@ impl<'a> Sides<'a> {
         }
         breaks.retain(|x| x.is_finite());
         breaks.sort_by(f64::total_cmp);
-        let mut sigmas = vec![0.0];
+        // Between two breaks, a σ near each of them as well as the middle: a line within
+        // rounding of a face's ray puts a break at σ ~ 10¹⁵, and a point that far out runs
+        // along the line, within `IN_PLANE` of the face, whichever way the motion takes it.
+        let mut sigmas = vec![0.0, -1.0, 1.0];
         if let (Some(&lo), Some(&hi)) = (breaks.first(), breaks.last()) {
-            let reach = 1.0 + lo.abs().max(hi.abs());
-            sigmas.extend([lo - reach, hi + reach]);
-            sigmas.extend(breaks.windows(2).map(|w| 0.5 * (w[0] + w[1])));
+            sigmas.extend([lo - 1.0 - lo.abs(), hi + 1.0 + hi.abs()]);
+            for w in breaks.windows(2) {
+                let half = 0.5 * (w[1] - w[0]);
+                sigmas.extend([
+                    w[0] + half,
+                    w[0] + half.min(0.5 * (1.0 + w[0].abs())),
+                    w[1] - half.min(0.5 * (1.0 + w[1].abs())),
+                ]);
+            }
         }
         // Only where the edge is: at one of its ends it goes on to one side only.
-        sigmas.retain(|&sigma| (sigma >= 0.0 || back) && (sigma <= 0.0 || on));
+        sigmas.retain(|&sigma| sigma != 0.0 && (sigma > 0.0 || back) && (sigma < 0.0 || on));
         sigmas.into_iter().any(|sigma| {
+            matches!(self.side(place, -dir + sigma * line), Side::Outside | Side::Along | Side::Unknown)
+                && matches!(self.side(place, dir + sigma * line), Side::Inside | Side::Unknown)
+        })
+    }
+
+    /// Whether an edge leaving `place` (its end is there) in direction `line` goes into the
+    /// solid with some of its points near the end, not the end itself, while that end moves
+    /// in direction `dir` (docs/contact-from-start.md §3, "A vertex's own edges"). At an edge,
+    /// exact (`edge_enters`' points beside the crossing, the edge going on one way); at a
+    /// corner or a face, the points `σ·line` for σ over four decades, which may miss a narrow
+    /// window between them.
+    pub fn edge_from_enters(&self, place: Place, line: DVec3, dir: DVec3) -> bool {
+        if let Place::Edge(_) = place {
+            return self.beside_enters(place, line, dir, (false, true));
+        }
+        let (Some(line), Some(dir)) = (line.try_normalize(), dir.try_normalize()) else { return false };
+        [0.01, 0.1, 0.5, 1.0, 2.0, 10.0, 100.0].into_iter().any(|sigma| {
             matches!(self.side(place, -dir + sigma * line), Side::Outside | Side::Along | Side::Unknown)
                 && matches!(self.side(place, dir + sigma * line), Side::Inside | Side::Unknown)
         })
@@ -524,6 +554,57 @@ mod tests {
 
     fn unit_cube() -> Mesh {
         MeshBuilder::new().cuboid(Pose::default(), DVec3::splat(1.0)).build().unwrap()
+    }
+
+    /// The cube's edge along +x at y = z = 1.
+    fn top_side_edge(mesh: &Mesh) -> u32 {
+        (0..mesh.edges().len() as u32)
+            .find(|&e| mesh.edge_points(e).iter().all(|p| (p.y - 1.0).abs() < 1e-12 && (p.z - 1.0).abs() < 1e-12))
+            .expect("the cube has that edge")
+    }
+
+    /// An edge lying down the cube's side face from its top edge (its line within rounding of
+    /// the face's ray, or exactly on it), pushed into the side: its points below the crossing
+    /// go in, however small the motion against the edge's length. Found in stop 41: a plate
+    /// flush beside a slab, its edge 10⁻¹⁴ off the slab's face, read 10⁷ σ out.
+    #[test]
+    fn an_edge_down_a_face_pushed_in_enters() {
+        let mesh = unit_cube();
+        let sides = Sides::new(&mesh, Orientation::of(&mesh));
+        let e = top_side_edge(&mesh);
+        for tilt in [0.0, 1e-15, -1e-15, 1e-9] {
+            for speed in [5e-8, 1.0] {
+                let line = 0.1 * DVec3::new(tilt, tilt, -1.0);
+                let dir = DVec3::new(0.0, -speed, 0.0);
+                assert!(sides.edge_enters(Place::Edge(e), line, dir, (false, true)), "tilt {tilt}, speed {speed}");
+                assert!(sides.edge_from_enters(Place::Edge(e), line, dir));
+                // Pulled out, or up from the edge: nothing goes in.
+                assert!(!sides.edge_enters(Place::Edge(e), line, -dir, (false, true)));
+                assert!(!sides.edge_from_enters(Place::Edge(e), -line, dir));
+            }
+        }
+    }
+
+    /// An edge leaving a point at the cube's top edge or corner: down the side and pushed in,
+    /// it goes in; up, or along the top face, or moved along the top, it does not.
+    #[test]
+    fn an_edge_from_a_point_at_an_edge_or_corner_enters_only_where_its_points_go_in() {
+        let mesh = unit_cube();
+        let sides = Sides::new(&mesh, Orientation::of(&mesh));
+        let edge = Place::Edge(top_side_edge(&mesh));
+        let corner = (0..mesh.vertices().len() as u32)
+            .find(|&v| (mesh.vertex(v) - DVec3::ONE).length() < 1e-12)
+            .map(Place::Vertex)
+            .unwrap();
+        let (down, up, into, back) = (-DVec3::Z, DVec3::Z, -DVec3::Y, -DVec3::X);
+        for place in [edge, corner] {
+            let push = if place == corner { DVec3::new(-1.0, -1.0, 0.0) } else { into };
+            assert!(sides.edge_from_enters(place, down, push), "{place:?}");
+            assert!(!sides.edge_from_enters(place, up, push), "{place:?}");
+            assert!(!sides.edge_from_enters(place, back, into), "{place:?}");
+            assert!(!sides.edge_from_enters(place, down, -push), "{place:?}");
+            assert!(!sides.edge_from_enters(place, down, back + DVec3::Z), "{place:?}");
+        }
     }
 
     /// The edge of a cube along +x at y = z = 1: outside is anything with a positive y or z.
