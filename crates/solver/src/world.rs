@@ -1548,7 +1548,7 @@ impl World {
                 }
             }
             match self.touching_side(c, w) {
-                (Side::Inside, normal) => Some(normal.unwrap_or(c.normal)),
+                (Side::Inside, normal) => Some(self.own_edges_enter(c, w).or(normal).unwrap_or(c.normal)),
                 _ => None,
             }
         };
@@ -1567,10 +1567,13 @@ impl World {
                 // not press into holds with the surface nearest the motion there (§3): its
                 // normal, not the normal of whichever face the contact was read against.
                 None if c.seated && c.separation == 0.0 => {
-                    if let (side, Some(n)) = self.touching_side(&c, relative(&c))
+                    let w = relative(&c);
+                    if let (side, Some(n)) = self.touching_side(&c, w)
                         && side != Side::Inside
                     {
-                        c.normal = n;
+                        // Unless the vertex's own edges would go in past the place (§3, "A
+                        // vertex's own edges"): then the face there the motion goes into.
+                        c.normal = self.own_edges_enter(&c, w).unwrap_or(n);
                     }
                 }
                 None => {}
@@ -2192,6 +2195,63 @@ impl World {
             _ => Place::Vertex(feature),
         };
         Some((b, place, p, on_j))
+    }
+
+    /// For a touching vertex contact at a convex edge or corner of the other part and a
+    /// relative motion `w` of i's point against j's: where some edge of the vertex's own would
+    /// go into the other part near it (its end sliding along one face of a convex edge while
+    /// the edge cuts through the other face), the outward normal of the face there that `w`
+    /// goes into most squarely, from j toward i (docs/contact-from-start.md §3, "A vertex's
+    /// own edges"). `None` otherwise.
+    fn own_edges_enter(&self, c: &ContactPoint, w: DVec3) -> Option<DVec3> {
+        let (other, place, p, on_j) = self.vertex_place(c)?;
+        let sides = other.sides();
+        // Only at a convex place, where outside any one face's plane is outside the part; at a
+        // reflex one the rows take each face (§3).
+        let convex = match place {
+            Place::Edge(e) => sides.is_convex(e),
+            Place::Vertex(x) => {
+                let edges = other.collider.mesh().vertex_edges(x);
+                edges.iter().all(|&e| sides.is_convex(e) || sides.is_flat(e))
+                    && edges.iter().any(|&e| sides.is_convex(e))
+            }
+            Place::Face(_) => false,
+        };
+        if !convex {
+            return None;
+        }
+        let (owner, v, w) = if on_j { (c.body_i, c.feature_i, w) } else { (c.body_j, c.feature_j, -w) };
+        let owner = &self.bodies[owner];
+        let mesh = owner.collider.mesh();
+        let to_local = other.pose.inverse();
+        let dir = to_local.transform_vector(w);
+        // An edge already going into the other part from there is part of an overlap the
+        // pair started with, which its readings govern; what must not happen is an edge on
+        // or outside the surface carried into it.
+        let enters = mesh.vertex_edges(v).iter().any(|&e| {
+            let [a, b] = mesh.edge(e);
+            let far = owner.pose.transform_point(mesh.vertex(if a == v { b } else { a }));
+            let line = to_local.transform_vector(far - p);
+            sides.side(place, line) != Side::Inside && sides.edge_from_enters(place, line, dir)
+        });
+        if !enters {
+            return None;
+        }
+        // The face the motion goes into most squarely: its plane holds the vertex outside
+        // (any one face's does at a convex place) and forbids the motion across it that
+        // carries the edges in; one along it that still presses into another face gets that
+        // face's row too (`rows`).
+        let mesh_o = other.collider.mesh();
+        let faces: Vec<u32> = match place {
+            Place::Edge(e) => mesh_o.edge_faces(e).to_vec(),
+            Place::Vertex(x) => {
+                mesh_o.vertex_edges(x).iter().flat_map(|&e| mesh_o.edge_faces(e).iter().copied()).collect()
+            }
+            Place::Face(_) => return None,
+        };
+        let n = faces.into_iter().map(|f| sides.face_normal(f)).min_by(|a, b| a.dot(dir).total_cmp(&b.dot(dir)))?;
+        let n = other.pose.transform_vector(n).try_normalize()?;
+        Some(if on_j { n } else { -n })
     }
 
     /// For a seated vertex contact landing on a reflex edge or an inner corner of the other

@@ -1206,3 +1206,60 @@ fn a_spike_under_a_wall_is_held() {
     }
     assert!(failures.is_empty(), "{} cases: {failures:#?}", failures.len());
 }
+
+/// A plate as thick as a slab beside it, its top and bottom faces coplanar with the slab's,
+/// 0.5 εr (or exactly 0) off its side, pushed 5 cm into it, level, turned or askew, in either
+/// body order; and a tetrahedron standing beside the slab with one edge from the slab's top
+/// plane to its bottom plane: never deeper than the start plus τ (brute force). Found by the
+/// review of stop 40: the edge's ends ride the two planes (a touching vertex at a convex edge
+/// may slide along either face), the edge between them has no reading, and the CCD left the
+/// pair to rows it does not have (docs/contact-from-start.md §4, §5).
+#[test]
+fn an_edge_between_two_planes_its_ends_ride_is_held() {
+    let er = world(1.0).settings().repositioning;
+    let slab = MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::new(0.5, 0.5, 0.05)).build().unwrap();
+    let plate = MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::new(0.2, 0.3, 0.05)).build().unwrap();
+    // A tetrahedron whose edge from (0, 0, 0.05) to (0, 0, −0.05) is its foremost in +x.
+    let tet = {
+        let v = vec![
+            DVec3::new(0.0, 0.0, 0.05),
+            DVec3::new(0.0, 0.0, -0.05),
+            DVec3::new(-0.2, 0.1, 0.0),
+            DVec3::new(-0.2, -0.1, 0.0),
+        ];
+        let m = Mesh::new(v.clone(), vec![[0, 1, 2], [0, 2, 3], [0, 3, 1], [1, 3, 2]]).unwrap();
+        if m.signed_volume() < 0.0 {
+            Mesh::new(v, vec![[0, 2, 1], [0, 3, 2], [0, 1, 3], [1, 2, 3]]).unwrap()
+        } else {
+            m
+        }
+    };
+    let mut failures = Vec::new();
+    for (name, part, front) in [("plate", &plate, 0.2), ("tetrahedron", &tet, 0.0)] {
+        for gap in [0.5 * er, 0.0] {
+            for push in [DVec3::new(0.05, 0.0, 0.0), DVec3::new(0.05, 0.02, 0.0), DVec3::new(0.05, 0.0, 0.001)] {
+                for turn in [0.0, 0.05] {
+                    for part_first in [false, true] {
+                        let mut w = world(1.0);
+                        let start = Pose::from_translation(DVec3::new(-0.5 - front - gap, 0.0, 0.0));
+                        let b = add_pair(&mut w, part, start, &slab, part_first);
+                        let d0 = vertex_depth(part, &start, &slab, &Pose::IDENTITY);
+                        let target = Pose::new(DQuat::from_rotation_z(turn), start.translation + push);
+                        let mut worst: f64 = d0;
+                        for _ in 0..10 {
+                            w.drag(b, target).unwrap();
+                            let pose = w.body(b).unwrap().pose;
+                            worst = worst.max(dense_depth(part, &pose, &slab, &Pose::IDENTITY, 16));
+                        }
+                        if worst > d0 + tau(&w) + 1e-9 {
+                            failures.push(format!(
+                                "{name} {gap:e} off, push {push}, turn {turn}, part first {part_first}: start {d0:e}, deepest {worst:e}"
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} cases: {failures:#?}", failures.len());
+}
