@@ -75,11 +75,23 @@ fn distance(ui: &mut egui::Ui, view: &View, selected: Option<usize>) {
     let name = view.parts.name(selected);
     if !status.interferes.is_empty() {
         let names: Vec<String> = status.interferes.iter().map(|&j| view.parts.name(j)).collect();
-        ui.colored_label(RED, format!("interferes with {}", names.join(", ")));
+        listed(ui, RED, &format!("{name} interferes with"), &names);
     }
     let from_start = status.from_start();
     if !from_start.is_empty() {
-        let pairs: Vec<String> = from_start.iter().map(|&j| format!("{name}–{}", view.parts.name(j))).collect();
-        ui.colored_label(VIOLET, format!("in contact from the start: {}", pairs.join(", ")));
+        let names: Vec<String> = from_start.iter().map(|&j| view.parts.name(j)).collect();
+        listed(ui, VIOLET, &format!("{name} in contact from the start with"), &names);
     }
+}
+
+/// A few of `names` after `what`, the rest counted, all of them on hover: a real assembly's
+/// part touches dozens, and a list that long wrapped over the bar's one line.
+fn listed(ui: &mut egui::Ui, color: egui::Color32, what: &str, names: &[String]) {
+    const SHOWN: usize = 3;
+    let mut text = format!("{what} {}", names[..names.len().min(SHOWN)].join(", "));
+    if names.len() > SHOWN {
+        text += &format!(" and {} more", names.len() - SHOWN);
+    }
+    ui.add(egui::Label::new(egui::RichText::new(text).color(color)).truncate())
+        .on_hover_text(format!("{what}:\n{}", names.join("\n")));
 }
