@@ -364,10 +364,19 @@ impl<'a> Sides<'a> {
         }
         // Only where the edge is: at one of its ends it goes on to one side only.
         sigmas.retain(|&sigma| sigma != 0.0 && (sigma > 0.0 || back) && (sigma < 0.0 || on));
-        sigmas.into_iter().any(|sigma| {
-            matches!(self.side(place, -dir + sigma * line), Side::Outside | Side::Along | Side::Unknown)
-                && matches!(self.side(place, dir + sigma * line), Side::Inside | Side::Unknown)
-        })
+        sigmas.into_iter().any(|sigma| self.goes_in(place, -dir + sigma * line, dir + sigma * line))
+    }
+
+    /// Whether the point at `before` (a direction from `place`, ε → 0⁺) is outside or along
+    /// the surface and the one at `after` inside. Of unit scale: where either is within 10⁻⁶
+    /// of the place itself (the edge's point passing exactly through it, `dir = −σ·line`),
+    /// its direction is rounding, and that σ says nothing (found on Solo12's shoulder, whose
+    /// edge read a rounding-noise "inside" and was held where it slid freely).
+    fn goes_in(&self, place: Place, before: DVec3, after: DVec3) -> bool {
+        before.length() > 1e-6
+            && after.length() > 1e-6
+            && matches!(self.side(place, before), Side::Outside | Side::Along | Side::Unknown)
+            && matches!(self.side(place, after), Side::Inside | Side::Unknown)
     }
 
     /// Whether an edge leaving `place` (its end is there) in direction `line` goes into the
@@ -381,10 +390,9 @@ impl<'a> Sides<'a> {
             return self.beside_enters(place, line, dir, (false, true));
         }
         let (Some(line), Some(dir)) = (line.try_normalize(), dir.try_normalize()) else { return false };
-        [0.01, 0.1, 0.5, 1.0, 2.0, 10.0, 100.0].into_iter().any(|sigma| {
-            matches!(self.side(place, -dir + sigma * line), Side::Outside | Side::Along | Side::Unknown)
-                && matches!(self.side(place, dir + sigma * line), Side::Inside | Side::Unknown)
-        })
+        [0.01, 0.1, 0.5, 1.0, 2.0, 10.0, 100.0]
+            .into_iter()
+            .any(|sigma| self.goes_in(place, -dir + sigma * line, dir + sigma * line))
     }
 
     /// Which side of the surface the point `p + εw` is on, `p` at `place` and ε → 0⁺: the
