@@ -2205,13 +2205,13 @@ impl World {
     /// own edges"). `None` otherwise.
     fn own_edges_enter(&self, c: &ContactPoint, w: DVec3) -> Option<DVec3> {
         let (other, place, p, on_j) = self.vertex_place(c)?;
-        let sides = other.sides();
+        let (sides, mesh_o) = (other.sides(), other.collider.mesh());
         // Only at a convex place, where outside any one face's plane is outside the part; at a
         // reflex one the rows take each face (§3).
         let convex = match place {
             Place::Edge(e) => sides.is_convex(e),
             Place::Vertex(x) => {
-                let edges = other.collider.mesh().vertex_edges(x);
+                let edges = mesh_o.vertex_edges(x);
                 edges.iter().all(|&e| sides.is_convex(e) || sides.is_flat(e))
                     && edges.iter().any(|&e| sides.is_convex(e))
             }
@@ -2241,7 +2241,6 @@ impl World {
         // (any one face's does at a convex place) and forbids the motion across it that
         // carries the edges in; one along it that still presses into another face gets that
         // face's row too (`rows`).
-        let mesh_o = other.collider.mesh();
         let faces: Vec<u32> = match place {
             Place::Edge(e) => mesh_o.edge_faces(e).to_vec(),
             Place::Vertex(x) => {

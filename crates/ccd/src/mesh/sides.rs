@@ -122,9 +122,6 @@ impl<'a> Sides<'a> {
         }
     }
 
-    /// Whether an edge is convex: two faces, each bending away behind the other's plane (the
-    /// other face's far corner behind it). Flat, reflex, boundary, non-manifold and fold
-    /// edges are not.
     /// The corner of face `f` that is not on its edge `e`.
     fn corner_off(&self, f: u32, e: u32) -> Option<u32> {
         let [a, b] = self.mesh.edge(e);
@@ -138,6 +135,9 @@ impl<'a> Sides<'a> {
         Some((self.mesh.vertex(c) - self.mesh.vertex(self.mesh.edge(e)[0])).reject_from_normalized(along))
     }
 
+    /// Whether an edge is convex: two faces, each bending away behind the other's plane (the
+    /// other face's far corner behind it). Flat, reflex, boundary, non-manifold and fold
+    /// edges are not.
     pub fn is_convex(&self, e: u32) -> bool {
         let [f1, f2] = *self.mesh.edge_faces(e) else { return false };
         if self.is_fold(e) {
@@ -350,7 +350,7 @@ impl<'a> Sides<'a> {
         // Between two breaks, a σ near each of them as well as the middle: a line within
         // rounding of a face's ray puts a break at σ ~ 10¹⁵, and a point that far out runs
         // along the line, within `IN_PLANE` of the face, whichever way the motion takes it.
-        let mut sigmas = vec![0.0, -1.0, 1.0];
+        let mut sigmas = vec![-1.0, 1.0];
         if let (Some(&lo), Some(&hi)) = (breaks.first(), breaks.last()) {
             sigmas.extend([lo - 1.0 - lo.abs(), hi + 1.0 + hi.abs()]);
             for w in breaks.windows(2) {
