@@ -28,7 +28,7 @@ pub struct PartColor(pub [f32; 3]);
 pub struct PartFile {
     pub mesh: String,
     pub object: Option<String>,
-    pub scale: f64,
+    pub scale: mockup_scene::MeshScale,
 }
 
 /// What a part's entity holds, read together (ordered by id).

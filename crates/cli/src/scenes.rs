@@ -108,7 +108,7 @@ pub fn info(args: &[String]) -> Result<(), UsageError> {
             pose.translation.x,
             pose.translation.y,
             pose.translation.z,
-            if p.scale == 1.0 { String::new() } else { format!("  scale {}", p.scale) }
+            if p.scale.is_unit() { String::new() } else { format!("  scale {}", p.scale) }
         );
     }
     Ok(())

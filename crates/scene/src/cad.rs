@@ -74,7 +74,7 @@ pub fn files(a: &CadAssembly, name: &str) -> (String, String, SceneDocument) {
                 name: p.name.clone(),
                 mesh: format!("{name}.obj"),
                 object: Some(p.name.clone()),
-                scale: 1.0,
+                scale: Default::default(),
                 pose: PoseDocument::from_pose(&mockup_ccd::Pose::IDENTITY),
                 fixed: false,
                 color: p.color,

@@ -67,7 +67,7 @@ pub fn files(demo: &Demo) -> (String, String, SceneDocument) {
                 name: p.name.to_string(),
                 mesh: format!("../assets/{}.obj", demo.name),
                 object: Some(p.name.to_string()),
-                scale: 1.0,
+                scale: Default::default(),
                 pose: round_pose(&p.pose),
                 fixed: p.fixed,
                 color: p.color,

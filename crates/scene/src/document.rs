@@ -42,11 +42,11 @@ pub struct PartDocument {
     /// The object inside the mesh file (OBJ `o`/`g`, glTF node); `None`: the whole file.
     #[serde(default)]
     pub object: Option<String>,
-    /// Uniform scale of the mesh file's coordinates, applied before the pose (a file in
-    /// millimetres in a scene in metres: 0.001). Finite and positive; 1 when absent, and
-    /// written only when it is not 1, so older files and their saves are unchanged.
-    #[serde(default = "scale_default", skip_serializing_if = "is_unit_scale")]
-    pub scale: f64,
+    /// Scale of the mesh file's coordinates, applied before the pose (a file in millimetres in
+    /// a scene in metres: 0.001; a mirrored link: `(1, -1, 1)`). 1 when absent, and written
+    /// only when it is not 1, so older files and their saves are unchanged.
+    #[serde(default, skip_serializing_if = "MeshScale::is_unit")]
+    pub scale: MeshScale,
     pub pose: PoseDocument,
     pub fixed: bool,
     /// Linear RGB in [0, 1].
@@ -59,12 +59,86 @@ fn visible_default() -> bool {
     true
 }
 
-fn scale_default() -> f64 {
-    1.0
+/// A part's scale per axis of its mesh file, `diag(x, y, z)`: written as one number when the
+/// three are equal (as every scene before per-axis scales wrote it), else as `(x, y, z)`. A
+/// negative component mirrors (docs/scenes.md, "Mirroring").
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MeshScale(pub [f64; 3]);
+
+impl MeshScale {
+    pub const UNIT: MeshScale = MeshScale([1.0; 3]);
+
+    pub fn uniform(s: f64) -> MeshScale {
+        MeshScale([s; 3])
+    }
+
+    pub fn is_unit(&self) -> bool {
+        *self == MeshScale::UNIT
+    }
+
+    /// Whether it turns the mesh inside out (an odd number of negative components), so its
+    /// triangles must be wound the other way.
+    pub fn mirrors(&self) -> bool {
+        self.0.iter().filter(|&&c| c < 0.0).count() % 2 == 1
+    }
+
+    /// What is wrong with it, if anything: each component must be finite and not zero.
+    pub fn problem(&self) -> Option<String> {
+        (!self.0.iter().all(|c| c.is_finite() && *c != 0.0))
+            .then(|| format!("each scale component must be finite and not zero (got {self})"))
+    }
 }
 
-fn is_unit_scale(s: &f64) -> bool {
-    *s == 1.0
+impl Default for MeshScale {
+    fn default() -> MeshScale {
+        MeshScale::UNIT
+    }
+}
+
+impl std::fmt::Display for MeshScale {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let [x, y, z] = self.0;
+        if x == y && y == z { write!(f, "{x:?}") } else { write!(f, "({x:?}, {y:?}, {z:?})") }
+    }
+}
+
+impl Serialize for MeshScale {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let [x, y, z] = self.0;
+        if x == y && y == z { s.serialize_f64(x) } else { (x, y, z).serialize(s) }
+    }
+}
+
+impl<'de> Deserialize<'de> for MeshScale {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<MeshScale, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = MeshScale;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a number or three numbers (x, y, z)")
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<MeshScale, E> {
+                Ok(MeshScale::uniform(v))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<MeshScale, E> {
+                Ok(MeshScale::uniform(v as f64))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<MeshScale, E> {
+                Ok(MeshScale::uniform(v as f64))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<MeshScale, A::Error> {
+                let mut c = [0.0; 3];
+                for (k, slot) in c.iter_mut().enumerate() {
+                    *slot = seq.next_element()?.ok_or_else(|| serde::de::Error::invalid_length(k, &self))?;
+                }
+                if seq.next_element::<f64>()?.is_some() {
+                    return Err(serde::de::Error::invalid_length(4, &self));
+                }
+                Ok(MeshScale(c))
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
 }
 
 /// A translation and a unit quaternion `[x, y, z, w]`.
@@ -265,8 +339,8 @@ fn validate(doc: &SceneDocument, text: &str, path: &Path) -> Result<(), SceneErr
         if !p.color.iter().all(|c| (0.0..=1.0).contains(c)) {
             return invalid(at, format!("part {:?}: colour components must be in [0, 1]", p.name));
         }
-        if !(p.scale.is_finite() && p.scale > 0.0) {
-            return invalid(at, format!("part {:?}: scale must be finite and positive (got {:?})", p.name, p.scale));
+        if let Some(problem) = p.scale.problem() {
+            return invalid(at, format!("part {:?}: {problem}", p.name));
         }
     }
     if let Some(s) = doc.size
@@ -462,7 +536,7 @@ mod tests {
                 name: "Door".into(),
                 mesh: "../assets/car_door.obj".into(),
                 object: Some("door".into()),
-                scale: 1.0,
+                scale: MeshScale::UNIT,
                 pose: PoseDocument { translation: [1.0, 2.0, 3.0], rotation: [0.0, 0.0, 0.0, 1.0] },
                 fixed: false,
                 color: [0.5, 0.5, 0.5],
@@ -594,24 +668,36 @@ mod tests {
         let text = "(version: 1, parts: [(name: \"a\", mesh: \"a.obj\", pose: (translation: (0, 0, 0), rotation: (0, 0, 0, 1)), fixed: true, color: (1, 1, 1))])";
         let d = parse(text, Path::new("s.ron")).unwrap();
         assert!(d.parts[0].visible && d.parts[0].object.is_none());
-        assert_eq!(d.parts[0].scale, 1.0);
+        assert_eq!(d.parts[0].scale, MeshScale::UNIT);
         assert_eq!(d.solver, SolverDocument::default());
         // A unit scale is not written, so files saved by this version read in older ones.
         assert!(!to_text(&d).contains("scale"));
     }
 
     #[test]
-    fn a_part_scale_must_be_finite_and_positive() {
+    fn a_part_scale_is_one_number_or_three_each_finite_and_not_zero() {
         let mut d = doc();
-        d.parts[0].scale = 0.001;
+        d.parts[0].scale = MeshScale::uniform(0.001);
         let text = to_text(&d);
-        assert!(text.contains("scale: 0.001"), "{text}");
+        assert!(text.contains("scale: 0.001,"), "{text}");
         assert_eq!(parse(&text, Path::new("s.ron")).unwrap(), d);
+        // Integers read too; three components, mirrored or not, round-trip as three.
+        let two = parse(&text.replace("scale: 0.001", "scale: 2"), Path::new("s.ron")).unwrap();
+        assert_eq!(two.parts[0].scale, MeshScale::uniform(2.0));
+        d.parts[0].scale = MeshScale([0.001, -0.001, 0.001]);
+        let mirrored = to_text(&d);
+        assert!(mirrored.contains("scale: (0.001, -0.001, 0.001),"), "{mirrored}");
+        assert_eq!(parse(&mirrored, Path::new("s.ron")).unwrap(), d);
+        assert!(d.parts[0].scale.mirrors() && !MeshScale([-1.0, -1.0, 2.0]).mirrors());
         let line = text.lines().position(|l| l.contains("\"Door\"")).unwrap() + 1;
-        for bad in ["0.0", "-0.001", "NaN", "inf"] {
+        for bad in ["0.0", "NaN", "inf", "(1.0, 0.0, 1.0)", "(1.0, -inf, 1.0)"] {
             let e = parse(&text.replace("scale: 0.001", &format!("scale: {bad}")), Path::new("s.ron")).unwrap_err();
             let e = e.to_string();
-            assert!(e.starts_with(&format!("s.ron:{line}:")) && e.contains("scale must be finite and positive"), "{e}");
+            assert!(e.starts_with(&format!("s.ron:{line}:")) && e.contains("must be finite and not zero"), "{e}");
+        }
+        for bad in ["(1.0, 1.0)", "(1.0, 1.0, 1.0, 1.0)", "\"big\""] {
+            let e = parse(&text.replace("scale: 0.001", &format!("scale: {bad}")), Path::new("s.ron")).unwrap_err();
+            assert!(e.to_string().contains("a number or three numbers"), "{bad}: {e}");
         }
     }
 }

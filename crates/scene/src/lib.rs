@@ -14,8 +14,8 @@ pub mod stl;
 pub mod triangulate;
 
 pub use document::{
-    CameraDocument, Distances, NarrowPhase, PartDocument, PoseDocument, SCENE_VERSION, SceneDocument, SceneError,
-    SolverDocument,
+    CameraDocument, Distances, MeshScale, NarrowPhase, PartDocument, PoseDocument, SCENE_VERSION, SceneDocument,
+    SceneError, SolverDocument,
 };
 pub use load::{LoadedScene, Progress, import, import_obj, load};
 pub use mesh_file::{Format, ImportError, ImportOptions};

@@ -1,6 +1,8 @@
 //! A scene with its meshes and trees: what the solver and the app work on.
 
-use crate::document::{self, PartDocument, PoseDocument, SCENE_VERSION, SceneDocument, SceneError, SolverDocument};
+use crate::document::{
+    self, MeshScale, PartDocument, PoseDocument, SCENE_VERSION, SceneDocument, SceneError, SolverDocument,
+};
 use crate::mesh_file::{self, Assembly, Format, ImportOptions};
 use crate::source::{FileSystem, Source, normalize};
 use glam::DVec3;
@@ -102,7 +104,7 @@ pub fn load(path: &Path, source: &dyn Source, progress: &mut dyn FnMut(Progress)
         };
         meshes.push(scaled(mesh, part.scale).map_err(|e| SceneError::Invalid {
             path: path.to_path_buf(),
-            message: format!("part {:?}: scale {:?}: {e}", part.name, part.scale),
+            message: format!("part {:?}: scale {}: {e}", part.name, part.scale),
         })?);
     }
     let parse_time = clock.elapsed();
@@ -116,12 +118,19 @@ pub fn load(path: &Path, source: &dyn Source, progress: &mut dyn FnMut(Progress)
     Ok(LoadedScene { document, colliders, size, warnings, parse_time, build_time })
 }
 
-/// The mesh with every coordinate multiplied by `scale` (the part's `scale`).
-fn scaled(mesh: Mesh, scale: f64) -> Result<Mesh, mockup_ccd::MeshError> {
-    if scale == 1.0 {
+/// The mesh with each coordinate multiplied by the part's `scale` on its axis, its triangles
+/// wound the other way when the scale mirrors (docs/scenes.md, "Mirroring").
+fn scaled(mesh: Mesh, scale: MeshScale) -> Result<Mesh, mockup_ccd::MeshError> {
+    if scale.is_unit() {
         return Ok(mesh);
     }
-    Mesh::new(mesh.vertices().iter().map(|&v| v * scale).collect(), mesh.triangles().to_vec())
+    let by = DVec3::from_array(scale.0);
+    let vertices = mesh.vertices().iter().map(|&v| v * by).collect();
+    let triangles = match scale.mirrors() {
+        true => mesh.triangles().iter().map(|&[a, b, c]| [a, c, b]).collect(),
+        false => mesh.triangles().to_vec(),
+    };
+    Mesh::new(vertices, triangles)
 }
 
 /// Trees and BM-cones of every mesh, largest first over all cores; `done(k, n)` after each.
@@ -202,7 +211,7 @@ pub fn import(
             mesh: absolute.to_string_lossy().into_owned(),
             // An STL file is one part however it is imported.
             object: (options.split_objects && format != Format::Stl).then(|| p.name.clone()),
-            scale: 1.0,
+            scale: Default::default(),
             pose: PoseDocument::from_pose(&p.pose),
             fixed: false,
             color: p.color.unwrap_or(PALETTE[i % PALETTE.len()]),

@@ -26,7 +26,7 @@ fn the_differential_is_placed_as_its_urdf_places_it() {
     assert_eq!(names, ["ring", "carrier", "spider_a", "spider_b", "side_a", "side_b"]);
     let triangles: Vec<usize> = scene.colliders.iter().map(|c| c.mesh().triangles().len()).collect();
     assert_eq!(triangles, [57_640, 2_808, 11_840, 11_840, 11_722, 11_722]);
-    assert!(parts.iter().all(|p| p.scale == 0.001));
+    assert!(parts.iter().all(|p| p.scale == mockup_scene::MeshScale::uniform(0.001)));
 
     // Where a mesh point m (millimetres) goes, by hand from the URDF. The ring's joint puts
     // its link at t = (0.256, 0.2854, 0.03282) unrotated; each visual turns the mesh by

@@ -5,7 +5,7 @@ use base64::Engine;
 use glam::{DQuat, DVec3};
 use mockup_ccd::{MeshBuilder, Pose};
 use mockup_scene::source::FileSystem;
-use mockup_scene::{SceneError, import, load};
+use mockup_scene::{MeshScale, SceneError, import, load};
 use std::path::PathBuf;
 
 fn temp_dir(tag: &str) -> PathBuf {
@@ -79,7 +79,7 @@ fn a_scene_mixes_obj_stl_and_gltf_parts_with_their_scales() {
     assert_eq!(bounds[2], (DVec3::ZERO, DVec3::new(1.0, 1.0, 0.0)));
     assert!(s.colliders[0].mesh().stats().is_closed() && s.colliders[0].culls());
     assert_eq!(s.document.parts[1].pose.to_pose().translation, DVec3::new(10.0, 0.0, 0.0));
-    assert_eq!((s.document.parts[0].scale, s.document.parts[2].scale), (2.0, 1.0));
+    assert_eq!((s.document.parts[0].scale, s.document.parts[2].scale), (MeshScale::uniform(2.0), MeshScale::UNIT));
     // Saved again, the scales stay; the unit one is not written.
     let saved = mockup_scene::document::to_text(&s.document);
     assert!(
@@ -119,6 +119,46 @@ fn import_reads_every_format_with_the_files_placements() {
     assert!(e.contains("x.ply: not a mesh file Mockup reads (expected .obj, .stl, .gltf or .glb)"), "{e}");
 }
 
+/// Six times the signed volume of a closed mesh: positive when its triangles face outward.
+fn signed_volume(mesh: &mockup_ccd::Mesh) -> f64 {
+    let v = mesh.vertices();
+    mesh.triangles().iter().map(|t| v[t[0] as usize].dot(v[t[1] as usize].cross(v[t[2] as usize]))).sum()
+}
+
+#[test]
+fn a_scale_per_axis_stretches_and_a_negative_one_mirrors_keeping_the_outside_out() {
+    let dir = temp_dir("mirror");
+    // A corner tetrahedron, wound outward, and a box off the origin.
+    let tet = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";
+    std::fs::write(dir.join("tet.obj"), tet).unwrap();
+    std::fs::write(dir.join("b.stl"), mockup_scene::stl::write_binary(&box_triangles(DVec3::ONE, DVec3::X), ""))
+        .unwrap();
+    let scales = ["(1.0, -1.0, 1.0)", "(2.0, 3.0, 0.5)", "(-1.0, -1.0, 1.0)", "-0.001", "(0.001, 0.001, -0.001)"];
+    for (k, scale) in scales.iter().enumerate() {
+        let text =
+            scene(&[part("tet", "tet.obj", None, Some(scale), 0.0), part("box", "b.stl", None, Some(scale), 10.0)]);
+        std::fs::write(dir.join("s.ron"), &text).unwrap();
+        let s = load(&dir.join("s.ron"), &FileSystem, &mut |_| {}).unwrap();
+        let d = DVec3::from_array(s.document.parts[0].scale.0);
+        for (c, file) in s.colliders.iter().zip([
+            vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z],
+            box_triangles(DVec3::ONE, DVec3::X).iter().flat_map(|t| t.iter().copied()).collect(),
+        ]) {
+            let m = c.mesh();
+            assert!(m.stats().is_closed(), "{scale}");
+            // Every vertex is a file vertex times the scale, and the outside stays outside.
+            assert!(m.vertices().iter().all(|v| file.iter().any(|f| (*f * d - *v).length() < 1e-15)), "{scale}");
+            let volume = signed_volume(m);
+            let expected = (d.x * d.y * d.z).abs() * if file.len() == 4 { 1.0 } else { 48.0 };
+            assert!((volume - expected).abs() < 1e-9 * expected, "{scale}: {volume} against {expected}");
+        }
+        // Saved again as written: one number when uniform, three otherwise.
+        let saved = mockup_scene::document::to_text(&s.document);
+        let written = if k == 3 { "scale: -0.001," } else { &format!("scale: {scale},") };
+        assert!(saved.matches(written).count() == 2, "{written}: {saved}");
+    }
+}
+
 #[test]
 fn bad_scales_and_unknown_formats_name_the_part() {
     let dir = temp_dir("bad");
@@ -129,9 +169,12 @@ fn bad_scales_and_unknown_formats_name_the_part() {
         std::fs::write(dir.join("s.ron"), &text).unwrap();
         load(&dir.join("s.ron"), &FileSystem, &mut |_| {}).unwrap_err().to_string()
     };
-    for bad in ["0.0", "-1.0", "NaN", "inf"] {
+    for bad in ["0.0", "NaN", "inf", "(1.0, 0.0, 2.0)"] {
         let e = load_text(scene(&[part("a", "b.stl", None, None, 0.0), part("big", "b.stl", None, Some(bad), 0.0)]));
-        assert!(e.contains("s.ron:2:") && e.contains("part \"big\": scale must be finite and positive"), "{bad}: {e}");
+        assert!(
+            e.contains("s.ron:2:") && e.contains("part \"big\": each scale component must be finite and not zero"),
+            "{bad}: {e}"
+        );
     }
     let e = load_text(scene(&[part("huge", "b.stl", None, Some("1e60"), 0.0)]));
     assert!(e.contains("s.ron: part \"huge\": scale 1e60: vertex 0 has a coordinate beyond ±1e50"), "{e}");

@@ -27,7 +27,7 @@ pub fn cube_and_wall() -> LoadedScene {
         name: name.into(),
         mesh: format!("/nowhere/{name}.obj"),
         object: None,
-        scale: 1.0,
+        scale: Default::default(),
         pose: PoseDocument::default(),
         fixed,
         color: [0.5, 0.5, 0.5],
