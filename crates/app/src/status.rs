@@ -50,6 +50,10 @@ pub struct PartStatus {
     /// Parts touching the selection that are in contact from the start (the solver's, even
     /// when they do not interfere).
     pub touching_from_start: Vec<usize>,
+    /// The part the three lists above are of: they stay through a drag of that part, and go
+    /// when another is selected (they named the last selection's neighbours under the new
+    /// one's name).
+    listed_for: Option<usize>,
     running: Option<Running>,
     /// What the answer (or the running task) is for.
     key: Option<Key>,
@@ -126,6 +130,12 @@ fn analyse(
         *status = PartStatus::default();
         return;
     };
+    if status.listed_for != Some(part) {
+        status.listed_for = Some(part);
+        status.in_contact_from_start.clear();
+        status.interferes.clear();
+        status.touching_from_start.clear();
+    }
     // Moving: the step's contacts say it, and an answer would be stale at once.
     if active.active() || step.busy() {
         status.running = None;

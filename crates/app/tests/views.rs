@@ -291,6 +291,23 @@ fn the_status_lists_pairs_in_contact_from_the_start_apart_from_interference() {
     let (_, interferes, from_start) = status(&mut app);
     assert_eq!((interferes, from_start), (vec![1], vec![]));
 
+    // Another part pressed and dragged: the lists are of the new selection, never the last
+    // one's (the wall, movable here, is not in contact with itself).
+    let mut scene = half_in();
+    scene.document.parts[1].fixed = false;
+    let mut app = app_with_views(scene);
+    click(&mut app, 1.7, 0.0);
+    assert_eq!(status(&mut app).2, vec![1]);
+    frame(&mut app, pointer(2.8, 0.0, PRESS));
+    for (x, y) in ramp((2.8, 0.0), (2.8, 0.5), 4) {
+        frame(&mut app, pointer(x, y, HOLD));
+        assert_eq!(selected(&app), Some(1));
+        let s = app.world().resource::<PartStatus>();
+        assert!(!s.from_start().contains(&1) && !s.interferes.contains(&1), "{:?}", s.from_start());
+    }
+    frame(&mut app, pointer(2.8, 0.5, UP));
+    assert!(!status(&mut app).2.contains(&1));
+
     // A hidden part is not measured.
     let mut app = app_with_views(half_in());
     app.world_mut().write_message(Edit::Visible(1, false));
