@@ -1014,13 +1014,9 @@ impl World {
             let found = proximity_among(&a.collider, &a.pose, &b.collider, &b.pose, near, &candidates[r.read..end]);
             report.counters += found.counters;
             // A free pair's contacts take their touching normals piece by piece, under the
-            // budget: over 45,000 coincident contacts (the base plate's click) that took
-            // 10 ms in one frame after the last piece.
-            let shaped = found.value.iter().map(|p| ContactPoint::from_pair(i, j, p));
-            match seated {
-                true => contacts.extend(shaped),
-                false => contacts.extend(shaped.map(|c| self.free_contact(c))),
-            }
+            // budget: over 45,000 coincident contacts (the base plate's click), all after the
+            // last piece, that took over 10 ms of one frame.
+            contacts.extend(found.value.iter().map(|p| self.as_read(ContactPoint::from_pair(i, j, p), seated)));
             r.read = end;
             // Even after the last piece: signing the contacts of a pair in contact from the
             // start, and classifying it, take a few milliseconds more for 48,000 contacts.
@@ -1057,11 +1053,9 @@ impl World {
                     vertex_readings(&a.collider, &a.pose, &b.collider, &b.pose, band, &beyond.owners[beyond.next..end]);
                 report.counters += found.counters;
                 beyond.per_owner = (found.counters.bv_tests as f64 / (end - beyond.next) as f64).max(1.0);
-                let shaped = found.value.readings.iter().map(|p| ContactPoint::from_pair(i, j, p));
-                match seated {
-                    true => contacts.extend(shaped),
-                    false => contacts.extend(shaped.map(|c| self.free_contact(c))),
-                }
+                contacts.extend(
+                    found.value.readings.iter().map(|p| self.as_read(ContactPoint::from_pair(i, j, p), seated)),
+                );
                 beyond.near.extend(found.value.near);
                 beyond.next = end;
                 if beyond.next == beyond.owners.len() && beyond.keep {
@@ -1078,6 +1072,12 @@ impl World {
             self.seat(i, j, contacts, r.first);
         }
         Some(r.first)
+    }
+
+    /// A contact as its pair's reading keeps it: a free pair's with its touching normal
+    /// (`free_contact`); a seated pair's as read, signed with the rest of the pair (`seat`).
+    fn as_read(&self, c: ContactPoint, seated: bool) -> ContactPoint {
+        if seated { c } else { self.free_contact(c) }
     }
 
     /// Features nearer than this touch (docs/contact-from-start.md §3, docs/solver.md §2).
