@@ -291,23 +291,43 @@ struct SweepState {
 const SPLIT_AFTER: usize = 256;
 
 /// Pending pairs, earliest interval start first; among equal starts the last pushed (depth
-/// first).
+/// first). Starts are grid points, so the pairs wait in one stack per grid point: the same
+/// order as a heap on (start, push count), without its logarithmic cost per pair.
 #[derive(Clone, Default)]
 struct TimeOrder {
-    heap: std::collections::BinaryHeap<(std::cmp::Reverse<u32>, u64, [u32; 5])>,
-    pushed: u64,
+    /// `by_start[i]`: the pairs whose interval starts at grid point `i`, last pushed on top.
+    by_start: Vec<Vec<Pending>>,
+    /// No pair starts before this grid point.
+    lowest: usize,
+    len: usize,
 }
 
 impl TimeOrder {
     fn push(&mut self, p: Pending) {
-        self.pushed += 1;
-        self.heap.push((std::cmp::Reverse(p.i), self.pushed, [p.na, p.nb, p.i, p.j, p.slot]));
+        let i = p.i as usize;
+        if self.by_start.len() <= i {
+            self.by_start.resize_with(i + 1, Vec::new);
+        }
+        self.by_start[i].push(p);
+        self.lowest = self.lowest.min(i);
+        self.len += 1;
     }
-    fn earliest(&self) -> Option<u32> {
-        self.heap.peek().map(|&(std::cmp::Reverse(i), _, _)| i)
+    fn earliest(&mut self) -> Option<u32> {
+        if self.len == 0 {
+            return None;
+        }
+        while self.by_start[self.lowest].is_empty() {
+            self.lowest += 1;
+        }
+        Some(self.lowest as u32)
     }
     fn pop(&mut self) -> Option<Pending> {
-        self.heap.pop().map(|(_, _, [na, nb, i, j, slot])| Pending { na, nb, i, j, slot })
+        let i = self.earliest()?;
+        self.len -= 1;
+        self.by_start[i as usize].pop()
+    }
+    fn len(&self) -> usize {
+        self.len
     }
     /// Every pending pair, earliest first.
     fn into_sorted(mut self) -> Vec<Pending> {
@@ -481,7 +501,7 @@ impl<'a> Sweep<'a> {
         // Only a deadline splits: a box-test budget stays a budget that gives the same answer
         // on every machine (for tests), which two threads racing for the best time would not.
         let deadline = self.st.budget.is_some_and(|b| b.deadline.is_some());
-        if heap.heap.len() < 2 || !deadline || !self.st.parallel || super::cores() < 2 {
+        if heap.len() < 2 || !deadline || !self.st.parallel || super::cores() < 2 {
             self.run_in_time_order(&mut heap, usize::MAX);
             return if self.st.interrupted.is_some() { heap } else { TimeOrder::default() };
         }
@@ -510,6 +530,7 @@ impl<'a> Sweep<'a> {
     /// start, if it is not after the best contact time).
     fn run_in_time_order(&mut self, heap: &mut TimeOrder, pairs: usize) {
         let mut popped = 0usize;
+        let mut children = Vec::new();
         while let Some(i) = heap.earliest() {
             if popped >= pairs {
                 return;
@@ -523,9 +544,8 @@ impl<'a> Sweep<'a> {
                 return;
             }
             let p = heap.pop().expect("an earliest pair");
-            let mut out = Vec::new();
-            self.process(p, &mut out);
-            for p in out {
+            self.process(p, &mut children);
+            for p in children.drain(..) {
                 heap.push(p);
             }
         }
@@ -839,7 +859,7 @@ pub struct Suspended {
 
 impl std::fmt::Debug for Suspended {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Suspended").field("piece", &self.piece).field("pending", &self.pending.heap.len()).finish()
+        f.debug_struct("Suspended").field("piece", &self.piece).field("pending", &self.pending.len()).finish()
     }
 }
 
@@ -1041,4 +1061,38 @@ pub fn contacts_within(
     opts: &QueryOptions,
 ) -> Counted<Vec<Contact>> {
     run(a, motion_a, b, motion_b, opts, Mode::Within(t_max), true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The stacks by start pop in the order of a heap on (earliest start, last pushed),
+        /// whatever the pushes and pops, and `into_sorted` lists what is left in that order.
+        #[test]
+        fn time_order_pops_as_a_heap_on_start_then_last_pushed(
+            ops in prop::collection::vec(prop::option::weighted(0.6, 0u32..20), 0..200),
+        ) {
+            let mut order = TimeOrder::default();
+            let mut heap = std::collections::BinaryHeap::new();
+            for (n, op) in ops.iter().enumerate() {
+                match *op {
+                    Some(i) => {
+                        order.push(Pending { na: n as u32, nb: 0, i, j: i + 1, slot: 0 });
+                        heap.push((std::cmp::Reverse(i), n));
+                    }
+                    None => {
+                        let expected = heap.pop().map(|(_, n)| n as u32);
+                        prop_assert_eq!(order.pop().map(|p| p.na), expected);
+                    }
+                }
+                prop_assert_eq!(order.len(), heap.len());
+            }
+            let rest: Vec<u32> = order.into_sorted().iter().map(|p| p.na).collect();
+            let expected: Vec<u32> = std::iter::from_fn(|| heap.pop().map(|(_, n)| n as u32)).collect();
+            prop_assert_eq!(rest, expected);
+        }
+    }
 }
