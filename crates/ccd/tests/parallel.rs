@@ -13,7 +13,7 @@ fn key(c: &mockup_ccd::Contact) -> (u64, mockup_ccd::ContactKind, u32, u32) {
 fn split_traversals_find_the_same_contacts() {
     let serial = QueryOptions { parallel: false, ..Default::default() };
     let parallel = QueryOptions { parallel: true, ..Default::default() };
-    let mut splits = 0;
+    let (mut splits, mut handovers) = (0, 0);
     let mut hits = 0;
     for (name, scene) in [("door", scenes::door_in_frame()), ("tori", scenes::tori()), ("peg", scenes::peg())] {
         let (moving, fixed) = scenes::colliders(&scene, mockup_ccd::DEFAULT_LEAF_SIZE);
@@ -22,6 +22,7 @@ fn split_traversals_find_the_same_contacts() {
             let one = first_contact(&moving, m, &fixed, &still, &serial);
             let two = first_contact(&moving, m, &fixed, &still, &parallel);
             splits += two.counters.parallel_splits;
+            handovers += two.counters.handovers;
             hits += one.value.is_some() as u32;
             assert_eq!(one.value.as_ref().map(key), two.value.as_ref().map(key), "{name} step {i}");
             // And with culling off, where more pairs survive.
@@ -36,6 +37,7 @@ fn split_traversals_find_the_same_contacts() {
                 contacts_within(&moving, m, &fixed, &still, 1.0, &serial).value.iter().map(key).collect();
             let within = contacts_within(&moving, m, &fixed, &still, 1.0, &parallel);
             splits += within.counters.parallel_splits;
+            handovers += within.counters.handovers;
             let mut two: Vec<_> = within.value.iter().map(key).collect();
             one.sort();
             two.sort();
@@ -43,7 +45,10 @@ fn split_traversals_find_the_same_contacts() {
         }
     }
     assert!(splits > 20, "the traversals must actually split ({splits} splits)");
+    // A thread whose pairs ran out took half of the other's: the answers above hold for it.
+    assert!(handovers > 0, "a thread must have taken over pairs ({handovers} handovers in {splits} splits)");
     assert!(hits > 20, "and hit ({hits} hits)");
+    eprintln!("{splits} splits, {handovers} handovers");
 }
 
 /// Long candidate lists are split over two threads; the pairs are those of a fresh query.

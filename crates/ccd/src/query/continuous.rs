@@ -16,8 +16,8 @@ use crate::{Collider, Mesh, Motion, Pose, RelativeMotion, Screw};
 use glam::DVec3;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
 
 /// Multiplicative hashing for small integer keys (the interval cache's, the glide screen's
 /// owners): the standard library's SipHash costs as much as a box test.
@@ -335,6 +335,127 @@ impl TimeOrder {
     }
 }
 
+/// The pairs a traversal thread has pending: a stack (depth first) or a [`TimeOrder`].
+trait PendingPairs {
+    fn len(&self) -> usize;
+    fn push(&mut self, p: Pending);
+    /// Every other pair, in the order they would be taken, for the other thread.
+    fn split_half(&mut self) -> Vec<Pending>;
+}
+
+impl PendingPairs for Vec<Pending> {
+    fn len(&self) -> usize {
+        Vec::len(self)
+    }
+    fn push(&mut self, p: Pending) {
+        Vec::push(self, p)
+    }
+    fn split_half(&mut self) -> Vec<Pending> {
+        let all = std::mem::take(self);
+        let mut given = Vec::with_capacity(all.len() / 2);
+        for (k, p) in all.into_iter().enumerate() {
+            if k % 2 == 0 { self.push(p) } else { given.push(p) }
+        }
+        given
+    }
+}
+
+impl PendingPairs for TimeOrder {
+    fn len(&self) -> usize {
+        TimeOrder::len(self)
+    }
+    fn push(&mut self, p: Pending) {
+        TimeOrder::push(self, p)
+    }
+    fn split_half(&mut self) -> Vec<Pending> {
+        let sorted = std::mem::take(self).into_sorted();
+        let mut given = Vec::with_capacity(sorted.len() / 2);
+        // Kept pairs are pushed latest first, so that among equal starts they pop in the
+        // order they would have; given ones are listed in the order they are to be pushed.
+        for (k, p) in sorted.into_iter().enumerate().rev() {
+            if k % 2 == 0 { TimeOrder::push(self, p) } else { given.push(p) }
+        }
+        given
+    }
+}
+
+/// What two traversal threads share to even out their work (docs/queries.md §4): a thread
+/// that has run out of pairs asks, and the other hands it every other pending pair at its
+/// next check. A pair is always in exactly one thread's pairs or in the handover.
+#[derive(Default)]
+struct Sharing {
+    handover: Mutex<Handover>,
+    wake: Condvar,
+    /// A thread waits for pairs (read at every check without the lock).
+    asking: AtomicBool,
+}
+
+#[derive(Default)]
+struct Handover {
+    pairs: Vec<Pending>,
+    /// A thread waits on `wake`.
+    waiting: bool,
+    /// No more pairs will be handed over: both threads ran out, or one's budget did.
+    done: bool,
+}
+
+impl Sharing {
+    /// Called by a thread with pairs at its periodic check: hands half of them over if the
+    /// other thread waits for some.
+    fn offer(&self, pairs: &mut impl PendingPairs) {
+        if !self.asking.load(Ordering::Relaxed) || pairs.len() < 2 {
+            return;
+        }
+        let mut h = self.handover.lock().expect("no traversal thread panics holding the handover");
+        if h.waiting && h.pairs.is_empty() && !h.done {
+            h.pairs = pairs.split_half();
+            self.asking.store(false, Ordering::Relaxed);
+            self.wake.notify_all();
+        }
+    }
+
+    /// Called by a thread whose pairs ran out: the pairs handed to it, or `None` when there
+    /// will be none (the other thread ran out too, or stopped).
+    fn take(&self) -> Option<Vec<Pending>> {
+        let mut h = self.handover.lock().expect("no traversal thread panics holding the handover");
+        loop {
+            if !h.pairs.is_empty() {
+                return Some(std::mem::take(&mut h.pairs));
+            }
+            if h.done || h.waiting {
+                self.stop_locked(&mut h);
+                return None;
+            }
+            h.waiting = true;
+            self.asking.store(true, Ordering::Relaxed);
+            h = self.wake.wait(h).expect("no traversal thread panics holding the handover");
+            h.waiting = false;
+        }
+    }
+
+    /// Called by a thread that stops with pairs left (its budget ran out), or leaves.
+    fn stop(&self) {
+        let mut h = self.handover.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        self.stop_locked(&mut h);
+    }
+
+    fn stop_locked(&self, h: &mut Handover) {
+        h.done = true;
+        self.asking.store(false, Ordering::Relaxed);
+        self.wake.notify_all();
+    }
+}
+
+/// Stops the sharing when a thread leaves its work, however it leaves: a thread that panicked
+/// must not leave the other waiting for pairs (the scope would never end).
+struct StopsSharing<'a>(&'a Sharing);
+
+impl Drop for StopsSharing<'_> {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
+}
+
 /// A pair of nodes to test over the grid interval `[i, j]`, whose motion is arena slot `slot`.
 #[derive(Clone, Copy)]
 struct Pending {
@@ -437,39 +558,44 @@ impl<'a> Sweep<'a> {
             return self.traverse_in_time_order(heap);
         }
         let mut stack = vec![whole];
-        self.run(&mut stack, SPLIT_AFTER);
+        self.run(&mut stack, SPLIT_AFTER, None);
         if stack.len() < 2 || !self.st.parallel || super::cores() < 2 {
-            self.run(&mut stack, usize::MAX);
+            self.run(&mut stack, usize::MAX, None);
             return TimeOrder::default();
         }
         // Split the pending pairs over two threads, alternately (the stack holds subtrees of
-        // every depth).
-        let (mut mine, mut theirs): (Vec<Pending>, Vec<Pending>) = (Vec::new(), Vec::new());
-        for (k, p) in stack.into_iter().enumerate() {
-            if k % 2 == 0 { mine.push(p) } else { theirs.push(p) }
-        }
-        self.on_two_threads((&mut mine, &mut theirs), |sweep, stack| sweep.run(stack, usize::MAX));
+        // every depth); a thread whose pairs run out takes half of the other's.
+        let mut theirs = stack.split_half();
+        self.on_two_threads((&mut stack, &mut theirs), |sweep, stack, share| sweep.run(stack, usize::MAX, Some(share)));
         TimeOrder::default()
     }
 
     /// Runs `work` on this sweep with `mine` and on a copy of it, on a second thread, with
     /// `theirs`; both share the best time found so far. Their contacts and counters are merged
     /// into this sweep; its `interrupted` is the earlier of the two (docs/queries.md §4).
-    fn on_two_threads<P: Send>(&mut self, (mine, theirs): (&mut P, &mut P), work: impl Fn(&mut Sweep, &mut P) + Sync) {
+    fn on_two_threads<P: Send>(
+        &mut self,
+        (mine, theirs): (&mut P, &mut P),
+        work: impl Fn(&mut Sweep, &mut P, &Sharing) + Sync,
+    ) {
         let shared = Arc::new(AtomicU64::new(self.st.z_limit.max(0.0).to_bits()));
         self.st.shared_limit = Some(shared);
         let mut other = self.clone();
         other.st.found.clear();
         other.st.counters = Counters::default();
-        let work = &work;
+        let (work, share) = (&work, &Sharing::default());
         let other = std::thread::scope(|s| {
             let handle = s.spawn(move || {
-                work(&mut other, theirs);
+                let _done = StopsSharing(share);
+                work(&mut other, theirs, share);
                 (other.st.found, other.st.counters, other.st.interrupted)
             });
-            work(self, mine);
+            let _done = StopsSharing(share);
+            work(self, mine, share);
             handle.join().expect("the second traversal thread does not panic")
         });
+        // A thread takes what is handed to it before it may stop, so nothing is left there.
+        debug_assert!(share.handover.lock().is_ok_and(|h| h.pairs.is_empty()));
         self.st.shared_limit = None;
         self.st.counters += other.1;
         self.st.counters.parallel_splits += 1;
@@ -494,7 +620,7 @@ impl<'a> Sweep<'a> {
     /// the motion is then proven free before the earlier of the two threads' earliest pending
     /// intervals. Returns the pairs left pending when the budget ran out (none when done).
     fn traverse_in_time_order(&mut self, mut heap: TimeOrder) -> TimeOrder {
-        self.run_in_time_order(&mut heap, SPLIT_AFTER);
+        self.run_in_time_order(&mut heap, SPLIT_AFTER, None);
         if self.st.interrupted.is_some() {
             return heap; // out of budget already
         }
@@ -502,17 +628,20 @@ impl<'a> Sweep<'a> {
         // on every machine (for tests), which two threads racing for the best time would not.
         let deadline = self.st.budget.is_some_and(|b| b.deadline.is_some());
         if heap.len() < 2 || !deadline || !self.st.parallel || super::cores() < 2 {
-            self.run_in_time_order(&mut heap, usize::MAX);
+            self.run_in_time_order(&mut heap, usize::MAX, None);
             return if self.st.interrupted.is_some() { heap } else { TimeOrder::default() };
         }
-        // Dealt alternately in time order, and pushed latest first so that among equal starts
-        // each new heap pops them in the order the whole one would have.
-        let (mut mine, mut theirs) = (TimeOrder::default(), TimeOrder::default());
-        let sorted = heap.into_sorted();
-        for (k, p) in sorted.into_iter().enumerate().rev() {
-            if k % 2 == 0 { mine.push(p) } else { theirs.push(p) }
+        // Dealt alternately in time order; a thread whose pairs run out takes half of the
+        // other's.
+        let mut mine = heap;
+        let mut theirs = TimeOrder::default();
+        let given = mine.split_half();
+        for p in given {
+            theirs.push(p);
         }
-        self.on_two_threads((&mut mine, &mut theirs), |sweep, heap| sweep.run_in_time_order(heap, usize::MAX));
+        self.on_two_threads((&mut mine, &mut theirs), |sweep, heap, share| {
+            sweep.run_in_time_order(heap, usize::MAX, Some(share))
+        });
         if self.st.interrupted.is_none() {
             return TimeOrder::default();
         }
@@ -527,21 +656,35 @@ impl<'a> Sweep<'a> {
 
     /// Processes pending pairs earliest interval first until the heap is empty, `pairs` were
     /// popped, or the budget ran out (then `interrupted` is the earliest pending interval's
-    /// start, if it is not after the best contact time).
-    fn run_in_time_order(&mut self, heap: &mut TimeOrder, pairs: usize) {
+    /// start, if it is not after the best contact time). With `share`, a heap that runs out
+    /// takes pairs from the other thread's, and hands half of its own to it when asked.
+    fn run_in_time_order(&mut self, heap: &mut TimeOrder, pairs: usize, share: Option<&Sharing>) {
         let mut popped = 0usize;
         let mut children = Vec::new();
-        while let Some(i) = heap.earliest() {
+        loop {
+            let Some(i) = heap.earliest() else {
+                let Some(given) = share.and_then(Sharing::take) else { return };
+                self.receive(heap, given);
+                continue;
+            };
             if popped >= pairs {
                 return;
             }
             popped += 1;
-            if popped.is_multiple_of(32) && self.out_of_budget() {
-                let pending = i as f64 / self.st.grid as f64;
-                if pending <= self.time_limit() {
-                    self.st.interrupted = Some(pending);
+            if popped.is_multiple_of(32) {
+                if self.out_of_budget() {
+                    let pending = i as f64 / self.st.grid as f64;
+                    if pending <= self.time_limit() {
+                        self.st.interrupted = Some(pending);
+                    }
+                    if let Some(s) = share {
+                        s.stop();
+                    }
+                    return;
                 }
-                return;
+                if let Some(s) = share {
+                    s.offer(heap); // keeps the earliest pair (the first of every other)
+                }
             }
             let p = heap.pop().expect("an earliest pair");
             self.process(p, &mut children);
@@ -553,18 +696,41 @@ impl<'a> Sweep<'a> {
 
     /// Pops and processes pending pairs until the stack is empty or `budget` pairs were
     /// popped. A budgeted `contacts_within` empties the stack when the query's budget runs
-    /// out: its list is then what it found so far (docs/queries.md §4).
-    fn run(&mut self, stack: &mut Vec<Pending>, budget: usize) {
+    /// out: its list is then what it found so far (docs/queries.md §4). `share` as in
+    /// [`Sweep::run_in_time_order`].
+    fn run(&mut self, stack: &mut Vec<Pending>, budget: usize, share: Option<&Sharing>) {
         let mut popped = 0;
         while popped < budget {
-            let Some(p) = stack.pop() else { break };
+            let Some(p) = stack.pop() else {
+                let Some(given) = share.and_then(Sharing::take) else { break };
+                self.receive(stack, given);
+                continue;
+            };
             popped += 1;
-            if popped.is_multiple_of(32) && self.out_of_budget() {
-                self.st.counters.cut_short += 1;
-                stack.clear();
-                break;
+            if popped.is_multiple_of(32) {
+                if self.out_of_budget() {
+                    self.st.counters.cut_short += 1;
+                    stack.clear();
+                    if let Some(s) = share {
+                        s.stop();
+                    }
+                    break;
+                }
+                if let Some(s) = share {
+                    s.offer(stack);
+                }
             }
             self.process(p, stack);
+        }
+    }
+
+    /// Pairs handed over by the other thread: their interval motions are in its arena, so
+    /// they are found again in this one by their grid interval.
+    fn receive(&mut self, pairs: &mut impl PendingPairs, given: Vec<Pending>) {
+        self.st.counters.handovers += 1;
+        for p in given {
+            let slot = self.slot(p.i, p.j);
+            pairs.push(Pending { slot, ..p });
         }
     }
 

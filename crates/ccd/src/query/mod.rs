@@ -45,6 +45,9 @@ pub struct Counters {
     pub culled_nodes: u64,
     /// Traversals that split over a second thread (`QueryOptions::parallel`).
     pub parallel_splits: u64,
+    /// Times one traversal thread handed half of its pending pairs to the other, whose own
+    /// had run out.
+    pub handovers: u64,
     /// Feature pairs left out because they were in contact at the start
     /// (`QueryOptions::in_contact`).
     pub in_contact_skips: u64,
@@ -68,6 +71,7 @@ impl AddAssign for Counters {
         self.cull_tests += o.cull_tests;
         self.culled_nodes += o.culled_nodes;
         self.parallel_splits += o.parallel_splits;
+        self.handovers += o.handovers;
         self.in_contact_skips += o.in_contact_skips;
         self.cut_short += o.cut_short;
     }
