@@ -15,10 +15,13 @@ mod tests;
 pub use frame::{Flow, GlideFrame};
 pub use screen::ScreenResolution;
 
+use crate::bvh::{Obb, separated};
+use crate::mesh::NONE;
 use crate::motion::{Pose, Screw};
+use crate::query::traversal::open_a;
 use crate::query::{Contact, ContactKind};
 use crate::{Collider, ColliderOptions, Mesh, Motion};
-use glam::DVec3;
+use glam::{DMat3, DVec3};
 use pieces::{Body, Face, Piece, facing, pieces_of_face, slides};
 use resolve::{Buffers, Hit, Placed, Recycle, Resolver, Test};
 use std::f64::consts::FRAC_PI_2;
@@ -41,6 +44,9 @@ pub struct GlideBody {
     orientation: f64,
     /// Placement buffers kept between screens ([`resolve::Buffers`]).
     buffers: Buffers,
+    /// Each node's parent in the collider's OBB tree (`NONE` for the root), for
+    /// [`near_faces`].
+    parents: Vec<u32>,
 }
 
 impl GlideBody {
@@ -80,7 +86,16 @@ impl GlideBody {
                 s.swap(0, 1);
             }
         }
-        GlideBody { collider, centre, radius, sides, face_edges, orientation, buffers: Buffers::default() }
+        let tree = collider.tree();
+        let mut parents = vec![NONE; tree.nodes().len()];
+        for (i, node) in tree.nodes().iter().enumerate() {
+            if !node.is_leaf() {
+                let (l, r) = tree.children(i as u32);
+                parents[l as usize] = i as u32;
+                parents[r as usize] = i as u32;
+            }
+        }
+        GlideBody { collider, centre, radius, sides, face_edges, orientation, buffers: Buffers::default(), parents }
     }
 
     pub fn mesh(&self) -> &Mesh {
@@ -494,20 +509,63 @@ const BROAD_PHASE_REACH: f64 = 0.5;
 const LONG_STEP: f64 = 0.05;
 
 /// Faces of A and of B whose leaf boxes are within `reach` of the other body's (A at
-/// `a_in_b` in B's frame, at the start of the step), each list in increasing order.
+/// `a_in_b` in B's frame, at the start of the step), each list in increasing order. A node
+/// pair whose faces below both nodes are all listed already is skipped (docs/glide.md,
+/// "Listing the near faces"): on surfaces pressed together each face is near tens of the
+/// other's.
 fn near_faces(a: &GlideBody, b: &GlideBody, a_in_b: Pose, reach: f64) -> [Vec<u32>; 2] {
+    let (tree_a, tree_b) = (a.collider.tree(), b.collider.tree());
+    let mut listed = [vec![false; tree_a.nodes().len()], vec![false; tree_b.nodes().len()]];
     let mut near = [Vec::new(), Vec::new()];
-    let mut counters = crate::Counters::default();
-    crate::query::traversal::near_leaf_pairs(&a.collider, &a_in_b, &b.collider, reach, &mut counters, |la, lb, _| {
-        near[0].extend_from_slice(la);
-        near[1].extend_from_slice(lb);
-        std::ops::ControlFlow::Continue(())
-    });
+    let rotation = DMat3::from_quat(a_in_b.rotation);
+    let in_b = |o: &Obb| Obb {
+        center: rotation * o.center + a_in_b.translation,
+        axes: o.axes.map(|x| rotation * x),
+        half: o.half,
+    };
+    let mut stack = vec![(0u32, 0u32)];
+    while let Some((na, nb)) = stack.pop() {
+        if listed[0][na as usize] && listed[1][nb as usize] {
+            continue;
+        }
+        let (node_a, node_b) = (tree_a.node(na), tree_b.node(nb));
+        if separated(&node_b.obb, &in_b(&node_a.obb), reach) {
+            continue;
+        }
+        if node_a.is_leaf() && node_b.is_leaf() {
+            list_leaf(a, na, &mut listed[0], &mut near[0]);
+            list_leaf(b, nb, &mut listed[1], &mut near[1]);
+        } else if open_a(node_a, node_b) {
+            let (l, r) = tree_a.children(na);
+            stack.extend([(l, nb), (r, nb)]);
+        } else {
+            let (l, r) = tree_b.children(nb);
+            stack.extend([(na, l), (na, r)]);
+        }
+    }
     for m in &mut near {
         m.sort_unstable();
-        m.dedup();
     }
     near
+}
+
+/// Lists a leaf's faces once, and marks every ancestor whose two children are both listed.
+fn list_leaf(body: &GlideBody, leaf: u32, listed: &mut [bool], near: &mut Vec<u32>) {
+    if listed[leaf as usize] {
+        return;
+    }
+    let tree = body.collider.tree();
+    near.extend_from_slice(tree.leaf_triangles(tree.node(leaf)));
+    listed[leaf as usize] = true;
+    let mut node = body.parents[leaf as usize];
+    while node != NONE {
+        let (l, r) = tree.children(node);
+        if !(listed[l as usize] && listed[r as usize]) {
+            break;
+        }
+        listed[node as usize] = true;
+        node = body.parents[node as usize];
+    }
 }
 
 /// Faces of A within `reach` of B's bounding sphere and faces of B within `reach` of A's, at

@@ -239,3 +239,90 @@ mod cull {
         }
     }
 }
+
+mod near {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// What `near_faces` lists, by the full descent: the faces of every leaf pair within
+    /// `reach`.
+    fn of_every_leaf_pair(a: &GlideBody, b: &GlideBody, a_in_b: Pose, reach: f64) -> [Vec<u32>; 2] {
+        let mut near = [Vec::new(), Vec::new()];
+        let mut counters = crate::Counters::default();
+        crate::query::traversal::near_leaf_pairs(
+            &a.collider,
+            &a_in_b,
+            &b.collider,
+            reach,
+            &mut counters,
+            |la, lb, _| {
+                near[0].extend_from_slice(la);
+                near[1].extend_from_slice(lb);
+                std::ops::ControlFlow::Continue(())
+            },
+        );
+        for m in &mut near {
+            m.sort_unstable();
+            m.dedup();
+        }
+        near
+    }
+
+    /// The Stanford bunny (a real scan: open, 3,674 triangles), read once.
+    fn bunny() -> &'static GlideBody {
+        static BUNNY: std::sync::OnceLock<GlideBody> = std::sync::OnceLock::new();
+        BUNNY.get_or_init(|| {
+            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/ccd-cases/meshes/bunny.obj");
+            let options = tobj::LoadOptions { triangulate: true, single_index: false, ..Default::default() };
+            let (models, _) = tobj::load_obj(path, &options).expect("the bunny is in the repository");
+            let m = &models[0].mesh;
+            let vertices = m.positions.chunks(3).map(|p| DVec3::new(p[0], p[1], p[2])).collect();
+            let triangles = m.indices.chunks(3).map(|t| [t[0], t[1], t[2]]).collect();
+            GlideBody::new(Mesh::new(vertices, triangles).expect("the bunny is a mesh"))
+        })
+    }
+
+    fn arb_pose(spread: f64) -> impl Strategy<Value = Pose> {
+        (prop::array::uniform3(-spread..spread), prop::array::uniform3(-1.0..1.0f64), -3.0..3.0f64).prop_map(
+            |(t, axis, angle)| {
+                let axis = DVec3::from(axis);
+                let rotation = if axis.length() > 1e-3 {
+                    DQuat::from_axis_angle(axis.normalize(), angle)
+                } else {
+                    DQuat::IDENTITY
+                };
+                Pose::new(rotation, DVec3::from(t))
+            },
+        )
+    }
+
+    fn body() -> impl Strategy<Value = GlideBody> {
+        (0.3..1.0f64, 0.05..0.3f64, 8u32..40, 4u32..16).prop_map(|(r, s, n, m)| {
+            GlideBody::new(MeshBuilder::new().torus(Pose::IDENTITY, r, s, n, m).build().unwrap())
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(128))]
+
+        /// Skipping node pairs whose faces are all listed lists the same faces as visiting
+        /// every leaf pair within `reach`: two tori, often interlocked or pressed together.
+        #[test]
+        fn near_faces_are_those_of_every_near_leaf_pair(
+            a in body(),
+            b in body(),
+            pose in arb_pose(1.2),
+            reach in prop_oneof![0.0..0.02f64, 0.0..0.5f64],
+        ) {
+            prop_assert_eq!(near_faces(&a, &b, pose, reach), of_every_leaf_pair(&a, &b, pose, reach));
+        }
+
+        /// The same with two bunnies (about 0.15 across), from apart to overlapping.
+        #[test]
+        fn near_faces_of_two_bunnies(pose in arb_pose(0.1), reach in prop_oneof![0.0..0.002f64, 0.0..0.05f64]) {
+            let b = bunny();
+            let found = near_faces(b, b, pose, reach);
+            prop_assert_eq!(&found, &of_every_leaf_pair(b, b, pose, reach));
+        }
+    }
+}

@@ -7,7 +7,7 @@ use crate::{Collider, Pose};
 use std::ops::ControlFlow;
 
 /// Whether to open A's node rather than B's: the one that is not a leaf, else the larger box.
-pub(super) fn open_a(node_a: &Node, node_b: &Node) -> bool {
+pub(crate) fn open_a(node_a: &Node, node_b: &Node) -> bool {
     match (node_a.is_leaf(), node_b.is_leaf()) {
         (false, true) => true,
         (true, false) => false,
