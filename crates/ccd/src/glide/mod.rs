@@ -18,7 +18,7 @@ pub use screen::ScreenResolution;
 use crate::bvh::{Obb, separated};
 use crate::mesh::NONE;
 use crate::motion::{Pose, Screw};
-use crate::query::traversal::open_a;
+use crate::query::traversal::child_pairs;
 use crate::query::{Contact, ContactKind};
 use crate::{Collider, ColliderOptions, Mesh, Motion};
 use glam::{DMat3, DVec3};
@@ -535,12 +535,8 @@ fn near_faces(a: &GlideBody, b: &GlideBody, a_in_b: Pose, reach: f64) -> [Vec<u3
         if node_a.is_leaf() && node_b.is_leaf() {
             list_leaf(a, na, &mut listed[0], &mut near[0]);
             list_leaf(b, nb, &mut listed[1], &mut near[1]);
-        } else if open_a(node_a, node_b) {
-            let (l, r) = tree_a.children(na);
-            stack.extend([(l, nb), (r, nb)]);
         } else {
-            let (l, r) = tree_b.children(nb);
-            stack.extend([(na, l), (na, r)]);
+            stack.extend(child_pairs(tree_a, tree_b, na, nb));
         }
     }
     for m in &mut near {

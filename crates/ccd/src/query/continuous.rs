@@ -6,7 +6,7 @@
 //! §4) only along grid points, so the per-interval motion data is computed once per query,
 //! not once per box pair.
 
-use super::traversal::open_a;
+use super::traversal::child_pairs;
 use super::{Contact, ContactKind, Counted, Counters, QueryOptions};
 use crate::bvh::{CullMotion, IntervalMotion};
 use crate::elementary::{Hit, Roots, Tolerance, edge_edge_roots, face_vertex_roots, vertex_face_roots};
@@ -635,8 +635,7 @@ impl<'a> Sweep<'a> {
         // other's.
         let mut mine = heap;
         let mut theirs = TimeOrder::default();
-        let given = mine.split_half();
-        for p in given {
+        for p in mine.split_half() {
             theirs.push(p);
         }
         self.on_two_threads((&mut mine, &mut theirs), |sweep, heap, share| {
@@ -771,14 +770,9 @@ impl<'a> Sweep<'a> {
             }
             return;
         }
-        let pending = |na, nb| Pending { na, nb, i, j, slot };
-        if open_a(node_a, node_b) {
-            let (l, r) = tree_a.children(p.na);
-            stack.extend([pending(r, p.nb), pending(l, p.nb)]);
-        } else {
-            let (l, r) = tree_b.children(p.nb);
-            stack.extend([pending(p.na, r), pending(p.na, l)]);
-        }
+        // Right child pushed first: the left one is taken first.
+        let children = child_pairs(tree_a, tree_b, p.na, p.nb);
+        stack.extend(children.into_iter().rev().map(|(na, nb)| Pending { na, nb, i, j, slot }));
     }
 
     /// Every pair of non-degenerate triangles, no tree: the reference the tree is tested

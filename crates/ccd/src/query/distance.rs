@@ -1,7 +1,7 @@
 //! The minimum distance between two posed meshes and its closest pair: branch and bound over
 //! the two OBB trees (docs/queries.md §1).
 
-use super::traversal::open_a;
+use super::traversal::child_pairs;
 use super::{ContactKind, Counted, Counters};
 use crate::bvh::distance_lower_bound;
 use crate::geometry::{TriangleDistance, TriangleFeature, triangle_distance};
@@ -105,13 +105,7 @@ pub fn distance(a: &Collider, pose_a: &Pose, b: &Collider, pose_b: &Pose, max: f
             }
             continue;
         }
-        let children = if open_a(node_a, node_b) {
-            let (l, r) = tree_a.children(na);
-            [(l, nb), (r, nb)]
-        } else {
-            let (l, r) = tree_b.children(nb);
-            [(na, l), (na, r)]
-        };
+        let children = child_pairs(tree_a, tree_b, na, nb);
         let [x, y] = children.map(|(ca, cb)| (lower(ca, cb, &mut counters), ca, cb));
         // The nearer pair is popped first.
         let (near, far) = if x.0 <= y.0 { (x, y) } else { (y, x) };

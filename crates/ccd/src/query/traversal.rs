@@ -2,16 +2,28 @@
 //! used by `intersects` and `proximity`.
 
 use super::Counters;
-use crate::bvh::{Node, separated};
+use crate::bvh::{Node, ObbTree, separated};
 use crate::{Collider, Pose};
 use std::ops::ControlFlow;
 
 /// Whether to open A's node rather than B's: the one that is not a leaf, else the larger box.
-pub(crate) fn open_a(node_a: &Node, node_b: &Node) -> bool {
+fn open_a(node_a: &Node, node_b: &Node) -> bool {
     match (node_a.is_leaf(), node_b.is_leaf()) {
         (false, true) => true,
         (true, false) => false,
         _ => node_a.obb.radius() >= node_b.obb.radius(),
+    }
+}
+
+/// The two node pairs below `(na, nb)`, left child first: A's node's children if
+/// [`open_a`], else B's.
+pub(crate) fn child_pairs(tree_a: &ObbTree, tree_b: &ObbTree, na: u32, nb: u32) -> [(u32, u32); 2] {
+    if open_a(tree_a.node(na), tree_b.node(nb)) {
+        let (l, r) = tree_a.children(na);
+        [(l, nb), (r, nb)]
+    } else {
+        let (l, r) = tree_b.children(nb);
+        [(na, l), (na, r)]
     }
 }
 
@@ -54,12 +66,8 @@ fn near_leaf_pairs_from(
             if visit(tree_a.leaf_triangles(node_a), tree_b.leaf_triangles(node_b), counters).is_break() {
                 return true;
             }
-        } else if open_a(node_a, node_b) {
-            let (l, r) = tree_a.children(na);
-            stack.extend([(l, nb), (r, nb)]);
         } else {
-            let (l, r) = tree_b.children(nb);
-            stack.extend([(na, l), (na, r)]);
+            stack.extend(child_pairs(tree_a, tree_b, na, nb));
         }
     }
     false
