@@ -11,6 +11,7 @@ pub mod geometry;
 pub mod glide;
 pub mod mesh;
 pub mod motion;
+pub mod parallel;
 pub mod query;
 
 pub use collider::{Collider, ColliderOptions, DEFAULT_LEAF_SIZE};

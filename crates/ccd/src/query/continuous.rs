@@ -559,7 +559,7 @@ impl<'a> Sweep<'a> {
         }
         let mut stack = vec![whole];
         self.run(&mut stack, SPLIT_AFTER, None);
-        if stack.len() < 2 || !self.st.parallel || super::cores() < 2 {
+        if stack.len() < 2 || !self.st.parallel || crate::parallel::cores() < 2 {
             self.run(&mut stack, usize::MAX, None);
             return TimeOrder::default();
         }
@@ -584,16 +584,17 @@ impl<'a> Sweep<'a> {
         other.st.found.clear();
         other.st.counters = Counters::default();
         let (work, share) = (&work, &Sharing::default());
-        let other = std::thread::scope(|s| {
-            let handle = s.spawn(move || {
+        let ((), other) = crate::parallel::join(
+            || {
+                let _done = StopsSharing(share);
+                work(self, mine, share);
+            },
+            move || {
                 let _done = StopsSharing(share);
                 work(&mut other, theirs, share);
                 (other.st.found, other.st.counters, other.st.interrupted)
-            });
-            let _done = StopsSharing(share);
-            work(self, mine, share);
-            handle.join().expect("the second traversal thread does not panic")
-        });
+            },
+        );
         // A thread takes what is handed to it before it may stop, so nothing is left there.
         debug_assert!(share.handover.lock().is_ok_and(|h| h.pairs.is_empty()));
         self.st.shared_limit = None;
@@ -627,7 +628,7 @@ impl<'a> Sweep<'a> {
         // Only a deadline splits: a box-test budget stays a budget that gives the same answer
         // on every machine (for tests), which two threads racing for the best time would not.
         let deadline = self.st.budget.is_some_and(|b| b.deadline.is_some());
-        if heap.len() < 2 || !deadline || !self.st.parallel || super::cores() < 2 {
+        if heap.len() < 2 || !deadline || !self.st.parallel || crate::parallel::cores() < 2 {
             self.run_in_time_order(&mut heap, usize::MAX, None);
             return if self.st.interrupted.is_some() { heap } else { TimeOrder::default() };
         }

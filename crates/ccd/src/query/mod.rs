@@ -77,13 +77,6 @@ impl AddAssign for Counters {
     }
 }
 
-/// Cores available to a query, asked once (the call reads the scheduler's affinity and
-/// costs as much as a small query).
-pub(crate) fn cores() -> usize {
-    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-}
-
 /// A query's answer with its counters.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Counted<T> {

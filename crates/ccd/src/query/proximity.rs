@@ -146,12 +146,9 @@ pub fn proximity_among(
     };
     // Long lists are split over two threads; the halves are joined in order, so the answer
     // is the one a single thread gives.
-    let (mut out, counters) = if pairs.len() >= PARALLEL_PAIRS && super::cores() >= 2 {
+    let (mut out, counters) = if pairs.len() >= PARALLEL_PAIRS && crate::parallel::cores() >= 2 {
         let (first, second) = pairs.split_at(pairs.len() / 2);
-        let ((mut out, mut counters), (rest, more)) = std::thread::scope(|s| {
-            let handle = s.spawn(|| run(second));
-            (run(first), handle.join().expect("the proximity thread does not panic"))
-        });
+        let ((mut out, mut counters), (rest, more)) = crate::parallel::join(|| run(first), || run(second));
         out.extend(rest);
         counters += more;
         counters.parallel_splits += 1;
@@ -313,12 +310,9 @@ pub fn vertex_readings(
     };
     // Long lists are split over two threads, the halves joined in order: the answer is the
     // one a single thread gives.
-    let (mut found, counters) = if owners.len() >= PARALLEL_OWNERS && super::cores() >= 2 {
+    let (mut found, counters) = if owners.len() >= PARALLEL_OWNERS && crate::parallel::cores() >= 2 {
         let (first, second) = owners.split_at(owners.len() / 2);
-        let ((mut found, mut counters), (rest, more)) = std::thread::scope(|s| {
-            let handle = s.spawn(|| run(second));
-            (run(first), handle.join().expect("the reading thread does not panic"))
-        });
+        let ((mut found, mut counters), (rest, more)) = crate::parallel::join(|| run(first), || run(second));
         found.readings.extend(rest.readings);
         found.near.extend(rest.near);
         counters += more;

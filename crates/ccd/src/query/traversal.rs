@@ -108,7 +108,7 @@ pub(crate) fn collect_near_leaf_pairs_from<T: Send>(
     if left == 0 || stack.is_empty() {
         return out;
     }
-    if stack.len() < 2 || super::cores() < 2 {
+    if stack.len() < 2 || crate::parallel::cores() < 2 {
         near_leaf_pairs_from(a, to_b, b, margin, counters, stack, left, &mut collecting(visit, &mut out));
         return out;
     }
@@ -118,16 +118,17 @@ pub(crate) fn collect_near_leaf_pairs_from<T: Send>(
         if k % 2 == 0 { mine.push(p) } else { theirs.push(p) }
     }
     let (their_pops, my_pops) = (left / 2, left - left / 2);
-    let (more, their_counters) = std::thread::scope(|s| {
-        let theirs = &mut theirs;
-        let handle = s.spawn(move || {
+    let theirs_ref = &mut theirs;
+    let ((), (more, their_counters)) = crate::parallel::join(
+        || {
+            near_leaf_pairs_from(a, to_b, b, margin, counters, &mut mine, my_pops, &mut collecting(visit, &mut out));
+        },
+        move || {
             let (mut more, mut c) = (Vec::new(), Counters::default());
-            near_leaf_pairs_from(a, to_b, b, margin, &mut c, theirs, their_pops, &mut collecting(visit, &mut more));
+            near_leaf_pairs_from(a, to_b, b, margin, &mut c, theirs_ref, their_pops, &mut collecting(visit, &mut more));
             (more, c)
-        });
-        near_leaf_pairs_from(a, to_b, b, margin, counters, &mut mine, my_pops, &mut collecting(visit, &mut out));
-        handle.join().expect("the second traversal thread does not panic")
-    });
+        },
+    );
     *counters += their_counters;
     counters.parallel_splits += 1;
     out.extend(more);
