@@ -1561,32 +1561,35 @@ impl World {
         };
         let tie = 0.25 * s.repositioning;
         let Chosen { rows: chosen, tied: spare, beyond } = rows(&self.contacts, tie, s.breaking, wanted, presses);
-        let mut candidates: Vec<ContactPoint> = Vec::with_capacity(chosen.len());
         // Which contact each candidate row is (to add a touching contact's row only once a
         // normal).
-        let mut of_contact: Vec<usize> = Vec::with_capacity(chosen.len());
-        for (k, normal) in chosen {
-            let mut c = self.contacts[k];
-            match normal {
-                // A pressed-in touching row: the normal `rows` chose for it.
-                Some(n) => c.normal = n,
-                // A touching row at an edge or corner of the other part that the motion does
-                // not press into holds with the surface nearest the motion there (§3): its
-                // normal, not the normal of whichever face the contact was read against.
-                None if c.seated && c.separation == 0.0 => {
-                    let w = relative(&c);
-                    if let (side, Some(n)) = self.touching_side(&c, w)
-                        && side != Side::Inside
-                    {
-                        // Unless the vertex's own edges would go in past the place (§3, "A
-                        // vertex's own edges"): then the face there the motion goes into.
-                        c.normal = self.own_edges_enter(&c, w).unwrap_or(n);
-                    }
-                }
-                None => {}
+        let mut of_contact: Vec<usize> = chosen.iter().map(|&(k, _)| k).collect();
+        let mut candidates: Vec<ContactPoint> = chosen
+            .iter()
+            // A pressed-in touching row: the normal `rows` chose for it.
+            .map(|&(k, normal)| ContactPoint { normal: normal.unwrap_or(self.contacts[k].normal), ..self.contacts[k] })
+            .collect();
+        // A touching row at an edge or corner of the other part that the motion does not
+        // press into holds with the surface nearest the motion there (§3): its normal, not
+        // the normal of whichever face the contact was read against. Each is read apart from
+        // the others (hundreds when a part is pulled out of its holes), so on two threads.
+        let touching: Vec<usize> = (0..chosen.len())
+            .filter(|&r| chosen[r].1.is_none() && candidates[r].seated && candidates[r].separation == 0.0)
+            .collect();
+        let normals = mockup_ccd::parallel::map(&touching, 64, |&r| {
+            let c = &candidates[r];
+            let w = relative(c);
+            match self.touching_side(c, w) {
+                // Unless the vertex's own edges would go in past the place (§3, "A vertex's
+                // own edges"): then the face there the motion goes into.
+                (side, Some(n)) if side != Side::Inside => Some(self.own_edges_enter(c, w).unwrap_or(n)),
+                _ => None,
             }
-            of_contact.push(k);
-            candidates.push(c);
+        });
+        for (r, n) in touching.into_iter().zip(normals) {
+            if let Some(n) = n {
+                candidates[r].normal = n;
+            }
         }
         for k in beyond {
             // Another place's planes only where the feature is in front of them: outside
