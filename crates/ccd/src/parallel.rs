@@ -29,7 +29,8 @@ pub fn cores() -> usize {
 /// other (the continuous query's sharing) cannot deadlock. A panic in either is raised here,
 /// after both have ended.
 pub fn join<RA, RB: Send>(a: impl FnOnce() -> RA, b: impl FnOnce() -> RB + Send) -> (RA, RB) {
-    let Some(helper) = helper().filter(|h| h.taken.compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed).is_ok())
+    let Some(helper) =
+        helper().filter(|h| h.taken.compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed).is_ok())
     else {
         return thread::scope(|s| {
             let b = s.spawn(b);
@@ -103,7 +104,11 @@ fn helper() -> Option<&'static Helper> {
     HELPER
         .get_or_init(|| {
             let handle = thread::Builder::new().name("mockup-helper".into()).spawn(serve).ok()?;
-            Some(Helper { taken: AtomicBool::new(false), job: AtomicPtr::new(ptr::null_mut()), thread: handle.thread().clone() })
+            Some(Helper {
+                taken: AtomicBool::new(false),
+                job: AtomicPtr::new(ptr::null_mut()),
+                thread: handle.thread().clone(),
+            })
         })
         .as_ref()
 }
@@ -209,7 +214,8 @@ mod tests {
                 join(|| assert!(side != 0, "a failed"), || assert!(side != 1, "b failed"));
             });
             let message = caught.unwrap_err();
-            let message = message.downcast_ref::<String>().map(String::as_str).or(message.downcast_ref::<&str>().copied());
+            let message =
+                message.downcast_ref::<String>().map(String::as_str).or(message.downcast_ref::<&str>().copied());
             assert_eq!(message, Some(if side == 0 { "a failed" } else { "b failed" }));
         }
         assert_eq!(join(|| 5, || 6), (5, 6));
