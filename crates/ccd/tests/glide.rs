@@ -102,6 +102,28 @@ proptest! {
                 let (tx, ty) = (x.contact.time, y.contact.time);
                 prop_assert!((tx - ty).abs() <= 1e-9, "{} vs {}", tx, ty);
             }
+            // A deadline already past stops the screen once 1/256 of the step is screened, at
+            // the end of a stretch; what it found is every collision of the screen without it
+            // up to there, and the first of them, if any, is the whole step's first.
+            let hurried = GlideOptions { deadline: Some(std::time::Instant::now()), ..first_only };
+            let cut = glide_collisions(&fixed, &motion_a, &moving, &motion_b, &hurried);
+            prop_assert!(cut.screened_to >= 1.0 / 256.0 && cut.screened_to <= 1.0, "{}", cut.screened_to);
+            // Every first stretch or piece is longer than that: the screen stopped after it.
+            prop_assert_eq!(cut.counters.sub_steps, 1);
+            prop_assert_eq!(early.screened_to >= cut.screened_to, true);
+            let upto = |r: &GlideReport| GlideReport {
+                collisions: r.collisions.iter().filter(|c| c.contact.time <= cut.screened_to).copied().collect(),
+                ..r.clone()
+            };
+            prop_assert_eq!(proper_keys(&cut), proper_keys(&upto(&early)), "{:?}, cut at {}", res, cut.screened_to);
+            if let Some(x) = cut.collisions.first() {
+                prop_assert_eq!(key(&cut), key(&screen), "{:?}", res);
+                prop_assert!((x.contact.time - screen.collisions[0].contact.time).abs() <= 1e-9);
+            }
+            if let Some(t) = entered.filter(|&t| t <= cut.screened_to) {
+                let first = cut.collisions.first().map(|c| c.contact.time);
+                prop_assert!(first.is_some_and(|f| f <= t), "{:?}: intersecting at {} but cut screen's first {:?}", res, t, first);
+            }
         }
     }
 

@@ -1779,6 +1779,8 @@ impl World {
         // exact query's answer and unfinished state (kept if the sub-step is suspended).
         let mut free_until: f64 = 1.0;
         let mut queries: Queries = Vec::with_capacity(pairs.len());
+        // With the glide screen, how far every pair was screened.
+        let mut glide_screened: f64 = 1.0;
         let hold = resumed.as_ref().is_some_and(|&(_, hold)| hold);
         let mut resumed = resumed.map(|(q, _)| q.into_iter());
         let tests_before = report.counters.bv_tests;
@@ -1816,10 +1818,13 @@ impl World {
                     let opts = s.glide;
                     // Only the earliest collisions are used (the first and the contact window);
                     // a pair in contact from the start needs them all, some being ignored.
-                    let opts = GlideOptions { until_first: !seated[k], ..opts };
+                    // Under a time budget, a long step's later stretches wait for the next
+                    // drag once the queries' deadline has passed (§4).
+                    let opts = GlideOptions { until_first: !seated[k], deadline: self.query_deadline(), ..opts };
                     let r =
                         glide_collisions_between(a.glide_body(), &mi, b.glide_body(), &mj, &opts, (plan.at, glide_to));
                     report.glide_tests += r.counters.tests as u64;
+                    glide_screened = glide_screened.min(r.screened_to);
                     let list: Vec<Contact> = r
                         .collisions
                         .iter()
@@ -1851,10 +1856,10 @@ impl World {
             } else if took < budget / 12 {
                 self.glide_stretch_halvings = self.glide_stretch_halvings.saturating_sub(1);
             }
-            // Screened free up to where the stretch ended.
-            if first.is_none() {
-                free_until = glide_to;
-            }
+            // Screened up to where the stretch ended, or where the deadline stopped a pair's
+            // screen: a contact found is the first only if it comes no later than that.
+            // (Every pair screens to `glide_to` at most.)
+            free_until = glide_screened;
         }
         // The queries finished, but took more than is left of the budget: the rest of the
         // sub-step (the near-contact query, the move, the contact refresh, each about as

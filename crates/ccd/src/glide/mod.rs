@@ -24,8 +24,10 @@ use crate::{Collider, ColliderOptions, Mesh, Motion};
 use glam::{DMat3, DVec3};
 use pieces::{Body, Face, Piece, facing, pieces_of_face, slides};
 use resolve::{Buffers, Hit, Placed, Recycle, Resolver, Test};
+use screen::Window;
 use std::f64::consts::FRAC_PI_2;
 use std::sync::Arc;
+use std::time::Instant;
 
 /// A mesh prepared for the glide screen: its collider (for the broad phase), bounding sphere
 /// and, per edge, its left and right faces (walking from its first to its second vertex, seen
@@ -129,11 +131,16 @@ pub struct GlideOptions {
     /// (to 1/32, 1/16, …, 1/2, 1), stopping after the first with a collision. What the solver needs; a long step whose first
     /// contact comes early then does not screen the deep overlap after it (glide.md §11).
     pub until_first: bool,
+    /// A stretch or piece of the step (the doubling stretches above, or a large rotation's
+    /// pieces) does not start after this once 1/256 of the step is screened: the screen stops
+    /// where the last one it screened ended ([`GlideReport::screened_to`]), so a caller that
+    /// goes on from there gets that far at least.
+    pub deadline: Option<Instant>,
 }
 
 impl Default for GlideOptions {
     fn default() -> Self {
-        GlideOptions { resolution: Resolution::Medium, properness_threshold: -0.1, until_first: false }
+        GlideOptions { resolution: Resolution::Medium, properness_threshold: -0.1, until_first: false, deadline: None }
     }
 }
 
@@ -178,6 +185,10 @@ pub struct GlideReport {
     /// The resolution used in the last sub-step that reached the screen.
     pub resolution: Option<ScreenResolution>,
     pub motion: GlideMotion,
+    /// How far the step was screened, as a time of the whole step: the end asked for, or
+    /// less when [`GlideOptions::deadline`] stopped the screen or a collision ended it
+    /// (`until_first`). Collisions are complete up to here.
+    pub screened_to: f64,
 }
 
 impl GlideReport {
@@ -277,8 +288,13 @@ fn run(
     (from, to): (f64, f64),
 ) -> GlideReport {
     let motion = GlideMotion::new(motion_a, motion_b);
-    let mut report =
-        GlideReport { collisions: Vec::new(), counters: GlideCounters::default(), resolution: None, motion };
+    let mut report = GlideReport {
+        collisions: Vec::new(),
+        counters: GlideCounters::default(),
+        resolution: None,
+        motion,
+        screened_to: to,
+    };
     let span = to - from;
     if span <= 0.0 {
         return report;
@@ -298,6 +314,12 @@ fn run(
         if opts.until_first && !report.collisions.is_empty() {
             break;
         }
+        // Only once a length of the step is screened: a caller that goes on from where the
+        // screen stopped then gets that far at least, and a step ends.
+        if s0 - from >= DEADLINE_AFTER && opts.deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        report.screened_to = s1;
         let (a0, a1) = (motion.pose_a_at(s0), motion.pose_a_at(s1));
         let (b0, b1) = (motion.pose_b_at(s0), motion.pose_b_at(s1));
         report.counters.sub_steps += 1;
@@ -399,10 +421,25 @@ fn one_step(
     };
     report.counters.tests += tests.len();
     let resolver = Resolver::new(&frame, &pa, &pb, 1e-9 * scale);
-    let mut hits = Vec::with_capacity(tests.len());
-    for (&test, &window) in &tests {
-        resolver.run(test, window, &mut hits);
-    }
+    // The exact tests, independent of each other, in two halves on two threads when there are
+    // many (a pressed door's screens hand over thousands); the second half's hits follow the
+    // first's, so the list is the one a single thread makes.
+    let tests: Vec<(Test, Window)> = tests.into_iter().collect();
+    let run = |tests: &[(Test, Window)]| {
+        let mut hits = Vec::with_capacity(tests.len());
+        for &(test, window) in tests {
+            resolver.run(test, window, &mut hits);
+        }
+        hits
+    };
+    let mut hits = if tests.len() >= PARALLEL_TESTS && crate::parallel::cores() >= 2 {
+        let (first, second) = tests.split_at(tests.len() / 2);
+        let (mut hits, rest) = crate::parallel::join(|| run(first), || run(second));
+        hits.extend(rest);
+        hits
+    } else {
+        run(&tests)
+    };
     merge(&mut hits, 1e-7 * scale);
     hits.retain(|h| h.properness >= opts.properness_threshold);
     hits.into_iter().map(|h| (h, to_local)).collect()
@@ -507,6 +544,13 @@ const BROAD_PHASE_REACH: f64 = 0.5;
 /// With `until_first`, a step on which a point of B travels more than this fraction of the
 /// smaller bounding radius is screened in doubling stretches.
 const LONG_STEP: f64 = 0.05;
+
+/// The part of the step screened before [`GlideOptions::deadline`] can stop the screen.
+const DEADLINE_AFTER: f64 = 1.0 / 256.0;
+
+/// Fewer exact tests than this run on one thread (a split's hand-over costs about as much as
+/// a few hundred tests of a microsecond or so).
+const PARALLEL_TESTS: usize = 256;
 
 /// Faces of A and of B whose leaf boxes are within `reach` of the other body's (A at
 /// `a_in_b` in B's frame, at the start of the step), each list in increasing order. A node
