@@ -567,27 +567,53 @@ fn near_faces(a: &GlideBody, b: &GlideBody, a_in_b: Pose, reach: f64) -> [Vec<u3
         axes: o.axes.map(|x| rotation * x),
         half: o.half,
     };
+    let descend = |stack: &mut Vec<(u32, u32)>, pops: usize, listed: &mut [Vec<bool>; 2], near: &mut [Vec<u32>; 2]| {
+        for _ in 0..pops {
+            let Some((na, nb)) = stack.pop() else { return };
+            if listed[0][na as usize] && listed[1][nb as usize] {
+                continue;
+            }
+            let (node_a, node_b) = (tree_a.node(na), tree_b.node(nb));
+            if separated(&node_b.obb, &in_b(&node_a.obb), reach) {
+                continue;
+            }
+            if node_a.is_leaf() && node_b.is_leaf() {
+                list_leaf(a, na, &mut listed[0], &mut near[0]);
+                list_leaf(b, nb, &mut listed[1], &mut near[1]);
+            } else {
+                stack.extend(child_pairs(tree_a, tree_b, na, nb));
+            }
+        }
+    };
     let mut stack = vec![(0u32, 0u32)];
-    while let Some((na, nb)) = stack.pop() {
-        if listed[0][na as usize] && listed[1][nb as usize] {
-            continue;
+    descend(&mut stack, NEAR_SPLIT_AFTER, &mut listed, &mut near);
+    if stack.len() >= 2 && crate::parallel::cores() >= 2 {
+        // A long descent (a door pressed on a car body: thousands of near faces) on two
+        // threads, the pending pairs dealt alternately; each thread skips what it listed
+        // itself, and a leaf both listed appears once in the sorted union.
+        let mut theirs: Vec<(u32, u32)> = stack.iter().skip(1).step_by(2).copied().collect();
+        stack = stack.into_iter().step_by(2).collect();
+        let (mut their_listed, mut their_near) = (listed.clone(), [Vec::new(), Vec::new()]);
+        crate::parallel::join(
+            || descend(&mut stack, usize::MAX, &mut listed, &mut near),
+            || descend(&mut theirs, usize::MAX, &mut their_listed, &mut their_near),
+        );
+        for (m, theirs) in near.iter_mut().zip(their_near) {
+            m.extend(theirs);
+            m.sort_unstable();
+            m.dedup();
         }
-        let (node_a, node_b) = (tree_a.node(na), tree_b.node(nb));
-        if separated(&node_b.obb, &in_b(&node_a.obb), reach) {
-            continue;
-        }
-        if node_a.is_leaf() && node_b.is_leaf() {
-            list_leaf(a, na, &mut listed[0], &mut near[0]);
-            list_leaf(b, nb, &mut listed[1], &mut near[1]);
-        } else {
-            stack.extend(child_pairs(tree_a, tree_b, na, nb));
-        }
+        return near;
     }
+    descend(&mut stack, usize::MAX, &mut listed, &mut near);
     for m in &mut near {
         m.sort_unstable();
     }
     near
 }
+
+/// Node pairs the near-face descent takes on one thread before it splits what is pending.
+const NEAR_SPLIT_AFTER: usize = 256;
 
 /// Lists a leaf's faces once, and marks every ancestor whose two children are both listed.
 fn list_leaf(body: &GlideBody, leaf: u32, listed: &mut [bool], near: &mut Vec<u32>) {

@@ -125,7 +125,8 @@ fn layer(body: Body, kind: Kind) -> usize {
 #[derive(Default)]
 struct Buffers {
     layers: Layers,
-    scratch: Vec<Record>,
+    /// One per thread of the layers' sort.
+    scratch: [Vec<Record>; 2],
     /// Every piece's boundary, projected.
     points: Vec<Point>,
     lines: Vec<Line>,
@@ -178,9 +179,7 @@ fn scan_with(frame: &GlideFrame, pieces: &[Piece], res: ScreenResolution, b: &mu
     }
     out.records = layers.iter().map(Vec::len).sum();
     // Seed §9 step 4: by row, then (where a row holds enough records for it to pay) by h.
-    for records in layers.iter_mut() {
-        sort_by_row(records, scratch);
-    }
+    sort_layers(layers, scratch);
     let mut cursor = [0usize; 6];
     while let Some(row) = (0..6).filter_map(|l| layers[l].get(cursor[l]).map(|r| r.row)).min() {
         let ranges: [std::ops::Range<usize>; 6] = std::array::from_fn(|l| {
@@ -423,6 +422,33 @@ fn rasterize(
             }
         }
     }
+}
+
+/// Fewer records than this are sorted on one thread.
+const PARALLEL_RECORDS: usize = 16_384;
+
+/// Each layer sorted by row (`sort_by_row`); the layers apart on two threads when there are
+/// many records (a door pressed on a car body: about 100,000), the larger layers dealt first
+/// to the less loaded thread. Each layer's order is the one a single thread gives.
+fn sort_layers(layers: &mut Layers, [mine, theirs]: &mut [Vec<Record>; 2]) {
+    let total: usize = layers.iter().map(Vec::len).sum();
+    if total < PARALLEL_RECORDS || crate::parallel::cores() < 2 {
+        layers.iter_mut().for_each(|records| sort_by_row(records, mine));
+        return;
+    }
+    let mut by_size: Vec<&mut Vec<Record>> = layers.iter_mut().collect();
+    by_size.sort_by_key(|records| std::cmp::Reverse(records.len()));
+    let (mut first, mut second) = (Vec::new(), Vec::new());
+    let mut load = [0usize; 2];
+    for records in by_size {
+        let side = usize::from(load[1] < load[0]);
+        load[side] += records.len();
+        if side == 0 { first.push(records) } else { second.push(records) }
+    }
+    crate::parallel::join(
+        || first.into_iter().for_each(|records| sort_by_row(records, mine)),
+        || second.into_iter().for_each(|records| sort_by_row(records, theirs)),
+    );
 }
 
 /// Bucket sort by row (seed §9 step 4), stable; a comparison sort when the rows are too
