@@ -124,15 +124,14 @@ fn layer(body: Body, kind: Kind) -> usize {
 /// allocating them afresh each call showed in the profile (page faults).
 #[derive(Default)]
 struct Buffers {
-    /// The records; the second set is the second thread's while the pieces are rasterized.
-    layers: [Layers; 2],
+    layers: Layers,
     /// One per thread of the layers' sort.
     scratch: [Vec<Record>; 2],
     /// Every piece's boundary, projected.
     points: Vec<Point>,
     lines: Vec<Line>,
-    /// One piece's extent (lowest and highest h) per row, one per rasterizing thread.
-    extent: [Vec<(f64, f64)>; 2],
+    /// One piece's extent (lowest and highest h) per row.
+    extent: Vec<(f64, f64)>,
     intervals: (Vec<Interval>, Vec<Interval>),
     open: Open,
     tiles: Vec<u8>,
@@ -158,8 +157,8 @@ pub fn scan_unculled(frame: &GlideFrame, pieces: &[Piece], res: ScreenResolution
 }
 
 fn scan_with(frame: &GlideFrame, pieces: &[Piece], res: ScreenResolution, b: &mut Buffers, cull: bool) -> ScreenOutput {
-    let Buffers { layers: [layers, their_layers], scratch, points, lines, extent, intervals, open, tiles } = b;
-    for l in layers.iter_mut().chain(their_layers.iter_mut()) {
+    let Buffers { layers, scratch, points, lines, extent, intervals, open, tiles } = b;
+    for l in layers.iter_mut() {
         l.clear();
     }
     // Step 3, in three passes: every piece's boundary projected to polylines; the tiles each
@@ -175,41 +174,8 @@ fn scan_with(frame: &GlideFrame, pieces: &[Piece], res: ScreenResolution, b: &mu
     for (line, piece) in lines.iter().zip(pieces) {
         mark(line, piece, points, &grid, tiles, &mut out);
     }
-    let rasterize_all =
-        |range: std::ops::Range<usize>, layers: &mut Layers, extent: &mut Vec<_>, counts: &mut ScreenOutput| {
-            for index in range {
-                rasterize(
-                    &lines[index],
-                    &pieces[index],
-                    index as u32,
-                    points,
-                    &grid,
-                    tiles,
-                    res.pixel,
-                    layers,
-                    extent,
-                    counts,
-                );
-            }
-        };
-    let [my_extent, their_extent] = extent;
-    if pieces.len() >= PARALLEL_PIECES && crate::parallel::cores() >= 2 {
-        // In two runs of pieces with about as many chords each, on two threads; each layer
-        // holds the first run's records, then the second's: in the pieces' order, as on one
-        // thread (the sort below is stable).
-        let total = points.len();
-        let half = lines.partition_point(|l| (l.start as usize) < total / 2).max(1);
-        let mut their_counts = ScreenOutput::default();
-        crate::parallel::join(
-            || rasterize_all(0..half, layers, my_extent, &mut out),
-            || rasterize_all(half..pieces.len(), their_layers, their_extent, &mut their_counts),
-        );
-        out.chords_rasterized += their_counts.chords_rasterized;
-        for (records, theirs) in layers.iter_mut().zip(their_layers.iter_mut()) {
-            records.append(theirs);
-        }
-    } else {
-        rasterize_all(0..pieces.len(), layers, my_extent, &mut out);
+    for (index, (line, piece)) in lines.iter().zip(pieces).enumerate() {
+        rasterize(line, piece, index as u32, points, &grid, tiles, res.pixel, layers, extent, &mut out);
     }
     out.records = layers.iter().map(Vec::len).sum();
     // Seed §9 step 4: by row, then (where a row holds enough records for it to pay) by h.
@@ -457,9 +423,6 @@ fn rasterize(
         }
     }
 }
-
-/// Fewer pieces than this are rasterized on one thread.
-const PARALLEL_PIECES: usize = 256;
 
 /// Fewer records than this are sorted on one thread.
 const PARALLEL_RECORDS: usize = 16_384;
