@@ -756,8 +756,12 @@ fn resolution(
 
 /// Hits at the same time and place are one collision: keep the most proper (seed §9: VV, EV
 /// and VE resolve to the VF, FV or EE of largest properness).
+///
+/// By time, then test, stably (one test's hits stay in the order it found them): the tests
+/// come in the order of a hash map, which depends on how the screen's candidates were
+/// gathered (on one thread or two), and the collisions must not.
 fn merge(hits: &mut Vec<Hit>, dist: f64) {
-    hits.sort_unstable_by(|x, y| x.time.total_cmp(&y.time));
+    hits.sort_by(|x, y| x.time.total_cmp(&y.time).then(x.test.cmp(&y.test)));
     let mut kept: Vec<Hit> = Vec::with_capacity(hits.len());
     'next: for h in hits.drain(..) {
         for k in kept.iter_mut().rev() {

@@ -68,8 +68,9 @@ impl Buffers {
     }
 }
 
-/// An elementary test the candidates expand to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// An elementary test the candidates expand to. Ordered, so that hits sort the same however
+/// the tests were listed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Test {
     FaceVertex(u32, u32),
     VertexFace(u32, u32),

@@ -124,17 +124,25 @@ fn layer(body: Body, kind: Kind) -> usize {
 /// allocating them afresh each call showed in the profile (page faults).
 #[derive(Default)]
 struct Buffers {
-    layers: Layers,
-    /// One per thread of the layers' sort.
-    scratch: [Vec<Record>; 2],
     /// Every piece's boundary, projected.
     points: Vec<Point>,
     lines: Vec<Line>,
+    tiles: Vec<u8>,
+    /// The points' r, for choosing the row the screen is cut at.
+    cut: Vec<f64>,
+    rows: RowBuffers,
+}
+
+/// What scanning a band of rows needs: one per thread.
+#[derive(Default)]
+struct RowBuffers {
+    layers: Layers,
+    /// One per thread of the layers' sort.
+    scratch: [Vec<Record>; 2],
     /// One piece's extent (lowest and highest h) per row.
     extent: Vec<(f64, f64)>,
     intervals: (Vec<Interval>, Vec<Interval>),
     open: Open,
-    tiles: Vec<u8>,
 }
 
 /// The records a sweep has open, per side (indices).
@@ -146,21 +154,46 @@ thread_local! {
 
 /// Projects every piece and scans the screen.
 pub fn scan(frame: &GlideFrame, pieces: &[Piece], res: ScreenResolution) -> ScreenOutput {
-    BUFFERS.with_borrow_mut(|b| scan_with(frame, pieces, res, b, true))
+    BUFFERS.with_borrow_mut(|b| scan_with(frame, pieces, res, b, true, Cut::Auto))
 }
 
 /// The screen without [`Tiles`]' culling: every chord rasterized. What the culled screen
 /// must find the same candidates as.
 #[cfg(test)]
 pub fn scan_unculled(frame: &GlideFrame, pieces: &[Piece], res: ScreenResolution) -> ScreenOutput {
-    scan_with(frame, pieces, res, &mut Buffers::default(), false)
+    scan_with(frame, pieces, res, &mut Buffers::default(), false, Cut::Never)
 }
 
-fn scan_with(frame: &GlideFrame, pieces: &[Piece], res: ScreenResolution, b: &mut Buffers, cull: bool) -> ScreenOutput {
-    let Buffers { layers, scratch, points, lines, extent, intervals, open, tiles } = b;
-    for l in layers.iter_mut() {
-        l.clear();
-    }
+/// The screen in two bands of rows, cut at the row of the points' `quantile` in r, whatever
+/// its size: what the whole screen must find the same candidates as.
+#[cfg(test)]
+pub fn scan_cut_at(frame: &GlideFrame, pieces: &[Piece], res: ScreenResolution, quantile: f64) -> ScreenOutput {
+    scan_with(frame, pieces, res, &mut Buffers::default(), true, Cut::At(quantile))
+}
+
+/// Whether the rows are scanned in two bands on two threads.
+#[derive(Clone, Copy)]
+enum Cut {
+    /// At the points' median r, when there are [`PARALLEL_POINTS`] or more and two cores.
+    Auto,
+    #[cfg(test)]
+    Never,
+    #[cfg(test)]
+    At(f64),
+}
+
+/// Fewer projected points than this are scanned on one thread.
+const PARALLEL_POINTS: usize = 4096;
+
+fn scan_with(
+    frame: &GlideFrame,
+    pieces: &[Piece],
+    res: ScreenResolution,
+    b: &mut Buffers,
+    cull: bool,
+    cut: Cut,
+) -> ScreenOutput {
+    let Buffers { points, lines, tiles, cut: rs, rows } = b;
     // Step 3, in three passes: every piece's boundary projected to polylines; the tiles each
     // body's chords, vertices and faces cover; runs made only where the other body is.
     points.clear();
@@ -174,35 +207,108 @@ fn scan_with(frame: &GlideFrame, pieces: &[Piece], res: ScreenResolution, b: &mu
     for (line, piece) in lines.iter().zip(pieces) {
         mark(line, piece, points, &grid, tiles, &mut out);
     }
-    for (index, (line, piece)) in lines.iter().zip(pieces).enumerate() {
-        rasterize(line, piece, index as u32, points, &grid, tiles, res.pixel, layers, extent, &mut out);
+    let quantile = match cut {
+        Cut::Auto if points.len() >= PARALLEL_POINTS && crate::parallel::cores() >= 2 => Some(0.5),
+        Cut::Auto => None,
+        #[cfg(test)]
+        Cut::Never => None,
+        #[cfg(test)]
+        Cut::At(q) => Some(q),
+    };
+    let screen = Screen { pieces, lines, points, grid: &grid, tiles, res };
+    let Some(row) = quantile.map(|q| cut_row(points, res.pixel, q, rs)) else {
+        screen.scan_rows((i64::MIN, i64::MAX), rows, true, &mut out);
+        return out;
+    };
+    // Rows are scanned apart from each other (a record pairs only with records of its own
+    // row), so the two bands' candidates together are the whole screen's (glide.md §11).
+    let mut theirs = ScreenOutput::default();
+    crate::parallel::join(
+        || screen.scan_rows((i64::MIN, row - 1), rows, false, &mut out),
+        || {
+            BUFFERS.with(|cell| match cell.try_borrow_mut() {
+                Ok(mut b) => screen.scan_rows((row, i64::MAX), &mut b.rows, false, &mut theirs),
+                // This thread is in a screen of its own (a nested split).
+                Err(_) => screen.scan_rows((row, i64::MAX), &mut RowBuffers::default(), false, &mut theirs),
+            })
+        },
+    );
+    out.records += theirs.records;
+    out.chords_rasterized += theirs.chords_rasterized;
+    if theirs.candidates.len() > out.candidates.len() {
+        std::mem::swap(&mut theirs.candidates, &mut out.candidates);
     }
-    out.records = layers.iter().map(Vec::len).sum();
-    // Seed §9 step 4: by row, then (where a row holds enough records for it to pay) by h.
-    sort_layers(layers, scratch);
-    let mut cursor = [0usize; 6];
-    while let Some(row) = (0..6).filter_map(|l| layers[l].get(cursor[l]).map(|r| r.row)).min() {
-        let ranges: [std::ops::Range<usize>; 6] = std::array::from_fn(|l| {
-            let (records, start) = (&layers[l], cursor[l]);
-            let end = start + records[start..].iter().take_while(|r| r.row == row).count();
-            cursor[l] = end;
-            start..end
-        });
-        let n: [usize; 6] = std::array::from_fn(|l| ranges[l].len());
-        let [a_ext, a_edge, a_vert, b_ext, b_edge, b_vert] = n;
-        // Comparisons the row scans make when every pair is looked at.
-        let pairs = (a_edge + a_vert) * (b_edge + b_vert) + a_vert * b_ext + b_vert * a_ext;
-        let sorted = pairs > SWEEP_ABOVE;
-        if sorted {
-            // `ordered` maps an f64 to bits that sort the same way: integer keys compare cheaply.
-            for (records, range) in layers.iter_mut().zip(&ranges) {
-                records[range.clone()].sort_unstable_by_key(|r| ordered(r.lo));
-            }
-        }
-        let rows: [&[Record]; 6] = std::array::from_fn(|l| &layers[l][ranges[l].clone()]);
-        scan_row(&rows, sorted, pieces, res, intervals, open, &mut out.candidates);
+    for (c, w) in theirs.candidates {
+        note(&mut out.candidates, c, w);
     }
     out
+}
+
+/// The row of the points' `quantile` in r (0: the lowest, 1: the highest).
+fn cut_row(points: &[Point], px: f64, quantile: f64, rs: &mut Vec<f64>) -> i64 {
+    rs.clear();
+    rs.extend(points.iter().map(|p| p[0]));
+    let k = ((rs.len().saturating_sub(1)) as f64 * quantile.clamp(0.0, 1.0)) as usize;
+    match rs.get_mut(k..) {
+        Some(rest) if !rest.is_empty() => row_of(*rs.select_nth_unstable_by(k, f64::total_cmp).1, px),
+        _ => 0,
+    }
+}
+
+/// One screen's projected pieces and tiles, shared by the threads that scan its rows.
+struct Screen<'a> {
+    pieces: &'a [Piece],
+    lines: &'a [Line],
+    points: &'a [Point],
+    grid: &'a Tiles,
+    tiles: &'a [u8],
+    res: ScreenResolution,
+}
+
+impl Screen<'_> {
+    /// Rasterizes, sorts and scans the rows `[band.0, band.1]`, adding to `out`: the records of
+    /// these rows are the whole screen's in them, in the same order, so each row's scan is the
+    /// one the whole screen makes. `threads`: the sort may use two.
+    fn scan_rows(&self, band: (i64, i64), b: &mut RowBuffers, threads: bool, out: &mut ScreenOutput) {
+        let RowBuffers { layers, scratch, extent, intervals, open } = b;
+        for l in layers.iter_mut() {
+            l.clear();
+        }
+        let (pieces, res) = (self.pieces, self.res);
+        for (index, (line, piece)) in self.lines.iter().zip(pieces).enumerate() {
+            if line.rows.1 < band.0 || line.rows.0 > band.1 {
+                continue;
+            }
+            let (grid, tiles) = (self.grid, self.tiles);
+            rasterize(line, piece, index as u32, self.points, grid, tiles, res.pixel, band, layers, extent, out);
+        }
+        out.records += layers.iter().map(Vec::len).sum::<usize>();
+        // Seed §9 step 4: by row, then (where a row holds enough records for it to pay) by h.
+        sort_layers(layers, scratch, threads);
+        let mut cursor = [0usize; 6];
+        while let Some(row) = (0..6).filter_map(|l| layers[l].get(cursor[l]).map(|r| r.row)).min() {
+            let ranges: [std::ops::Range<usize>; 6] = std::array::from_fn(|l| {
+                let (records, start) = (&layers[l], cursor[l]);
+                let end = start + records[start..].iter().take_while(|r| r.row == row).count();
+                cursor[l] = end;
+                start..end
+            });
+            let n: [usize; 6] = std::array::from_fn(|l| ranges[l].len());
+            let [a_ext, a_edge, a_vert, b_ext, b_edge, b_vert] = n;
+            // Comparisons the row scans make when every pair is looked at.
+            let pairs = (a_edge + a_vert) * (b_edge + b_vert) + a_vert * b_ext + b_vert * a_ext;
+            let sorted = pairs > SWEEP_ABOVE;
+            if sorted {
+                // `ordered` maps an f64 to bits that sort the same way: integer keys compare
+                // cheaply.
+                for (records, range) in layers.iter_mut().zip(&ranges) {
+                    records[range.clone()].sort_unstable_by_key(|r| ordered(r.lo));
+                }
+            }
+            let rows: [&[Record]; 6] = std::array::from_fn(|l| &layers[l][ranges[l].clone()]);
+            scan_row(&rows, sorted, pieces, res, intervals, open, &mut out.candidates);
+        }
+    }
 }
 
 /// A tile is `2^TILE_ROWS_LOG2` rows by `TILE_PIXELS` pixels along h, unless the screen would
@@ -360,8 +466,8 @@ fn mark(line: &Line, piece: &Piece, points: &[Point], grid: &Tiles, tiles: &mut 
 }
 
 #[allow(clippy::too_many_arguments)] // the screen's buffers, as the caller has them at hand
-/// Makes a piece's records where the tiles say the other body can pair with them: vertices,
-/// the runs of real edges' chords, and the piece's extent in each row.
+/// Makes a piece's records in the rows `band` where the tiles say the other body can pair with
+/// them: vertices, the runs of real edges' chords, and the piece's extent in each row.
 fn rasterize(
     line: &Line,
     piece: &Piece,
@@ -370,6 +476,7 @@ fn rasterize(
     grid: &Tiles,
     tiles: &[u8],
     px: f64,
+    band: (i64, i64),
     out: &mut Layers,
     extent: &mut Vec<(f64, f64)>,
     counts: &mut ScreenOutput,
@@ -379,30 +486,35 @@ fn rasterize(
     let n = vertices.len();
     let needed = |kind: Kind, rect: Rect| grid.any(tiles, rect, PARTNERS[layer(body, kind)]);
     let with_extent = needed(Kind::Extent, grid.rect(line.rows, line.h.0, line.h.1, 0.0));
-    let first = line.rows.0;
+    let (first, last) = (line.rows.0.max(band.0), line.rows.1.min(band.1));
     if with_extent {
         // A piece spans at most its diameter over the pixel (≥ 1e-5 of the bodies' size,
         // `resolution`) plus the slack: some 2·10⁵ rows; the clamp only guards the cast.
         extent.clear();
-        extent.resize((line.rows.1 - first + 1).clamp(1, 1 << 24) as usize, (f64::INFINITY, f64::NEG_INFINITY));
+        extent.resize((last - first + 1).clamp(1, 1 << 24) as usize, (f64::INFINITY, f64::NEG_INFINITY));
     }
     for (i, side) in line.sides(n) {
         if let Some(v) = vertices[i] {
             let s = points[side.start];
-            if needed(Kind::Vertex, grid.point(s, 0.0)) {
-                let row = row_of(s[0], px);
+            let row = row_of(s[0], px);
+            if (band.0..=band.1).contains(&row) && needed(Kind::Vertex, grid.point(s, 0.0)) {
                 out[layer(body, Kind::Vertex)].push(Record { row, id: v, lo: s[1], hi: s[1], t_lo: s[2], t_hi: s[2] });
             }
         }
         for k in side {
             let (a, b) = (points[k], points[k + 1]);
+            let rows = grid.chord_rows(a, b);
+            if rows.1 < band.0 || rows.0 > band.1 {
+                continue;
+            }
             let edge = edges[i].filter(|_| needed(Kind::Edge, grid.chord(a, b, 0.0)));
             if edge.is_none() && !with_extent {
                 continue;
             }
-            counts.chords_rasterized += 1;
+            // Counted in the band of its first row only.
+            counts.chords_rasterized += usize::from(rows.0 >= band.0);
             let edge_layer = &mut out[layer(body, Kind::Edge)];
-            runs(a, b, px, |r| {
+            runs(a, b, px, band, |r| {
                 if with_extent && let Some(x) = extent.get_mut((r.row - first) as usize) {
                     *x = (x.0.min(r.lo), x.1.max(r.hi));
                 }
@@ -427,12 +539,13 @@ fn rasterize(
 /// Fewer records than this are sorted on one thread.
 const PARALLEL_RECORDS: usize = 16_384;
 
-/// Each layer sorted by row (`sort_by_row`); the layers apart on two threads when there are
-/// many records (a door pressed on a car body: about 100,000), the larger layers dealt first
-/// to the less loaded thread. Each layer's order is the one a single thread gives.
-fn sort_layers(layers: &mut Layers, [mine, theirs]: &mut [Vec<Record>; 2]) {
+/// Each layer sorted by row (`sort_by_row`); the layers apart on two threads when `threads`
+/// allows and there are many records (a door pressed on a car body: about 100,000), the
+/// larger layers dealt first to the less loaded thread. Each layer's order is the one a single
+/// thread gives.
+fn sort_layers(layers: &mut Layers, [mine, theirs]: &mut [Vec<Record>; 2], threads: bool) {
     let total: usize = layers.iter().map(Vec::len).sum();
-    if total < PARALLEL_RECORDS || crate::parallel::cores() < 2 {
+    if !threads || total < PARALLEL_RECORDS || crate::parallel::cores() < 2 {
         layers.iter_mut().for_each(|records| sort_by_row(records, mine));
         return;
     }
@@ -571,8 +684,9 @@ fn rows_with_slack(lo: f64, hi: f64, px: f64) -> (i64, i64) {
 
 /// The chord's pixels, one run per row it passes through (what Bresenham's pixels of one row
 /// merge into), with the h and t ranges of the chord inside the row; a pixel's slack in r. The
-/// t ranges are widened by the chord's error bound in t, which its second point keeps.
-fn runs(a: Point, b: Point, px: f64, mut out: impl FnMut(Record)) {
+/// t ranges are widened by the chord's error bound in t, which its second point keeps. Only
+/// the runs of the rows `band`: each run depends on its row alone.
+fn runs(a: Point, b: Point, px: f64, band: (i64, i64), mut out: impl FnMut(Record)) {
     let t_err = b[3];
     let (lo, hi) = if a[0] <= b[0] { (a, b) } else { (b, a) };
     // The chord stands for a curve within half a pixel of it (`subdivide`), so the curve's
@@ -582,7 +696,7 @@ fn runs(a: Point, b: Point, px: f64, mut out: impl FnMut(Record)) {
     let half = 0.5 * px;
     let (first, last) = rows_with_slack(lo[0], hi[0], px);
     let inv = if hi[0] > lo[0] { 1.0 / (hi[0] - lo[0]) } else { 0.0 };
-    for row in first..=last {
+    for row in first.max(band.0)..=last.min(band.1) {
         let (s0, s1) = if inv > 0.0 {
             // Clamped at both ends: a slack row beyond the chord's end gets the end's h, not
             // the chord extrapolated (which, for a chord almost level in r, reached h ≈ 1e14).
@@ -625,7 +739,7 @@ pub fn uncovered_side_points(
                 let t_round = 1e-9 * (1.0 + s[2].abs());
                 let mut covered = false;
                 for k in side.clone() {
-                    runs(points[k], points[k + 1], res.pixel, |r| {
+                    runs(points[k], points[k + 1], res.pixel, (i64::MIN, i64::MAX), |r| {
                         covered |= r.row == row
                             && (r.lo - half..=r.hi + half).contains(&s[1])
                             && (r.t_lo - t_round..=r.t_hi + t_round).contains(&s[2]);
@@ -781,7 +895,7 @@ mod tests {
             ([0.5, 0.25, 0.5, 0.0], [0.5, 0.75, 0.5, 0.0]),
         ] {
             let mut out = Vec::new();
-            runs(a, b, 0.1, |r| out.push(r));
+            runs(a, b, 0.1, (i64::MIN, i64::MAX), |r| out.push(r));
             let (r_lo, r_hi) = (a[0].min(b[0]), a[0].max(b[0]));
             let rows: Vec<i64> = out.iter().map(|r| r.row).collect();
             assert_eq!(rows.first(), Some(&(((r_lo - 0.1) / 0.1).floor() as i64)), "{a:?} {b:?}");

@@ -179,16 +179,18 @@ mod cull {
     proptest! {
         #![proptest_config(config())]
 
-        /// The tiles only skip work: the screen finds the same candidates, with the same time
-        /// windows, as when every chord is rasterized (glide.md §11).
+        /// The tiles only skip work, and so does scanning the rows in two bands: the screen
+        /// finds the same candidates, with the same time windows, as when every chord is
+        /// rasterized (glide.md §11).
         #[test]
-        fn culling_loses_no_candidate(
+        fn culling_and_cutting_lose_no_candidate(
             a in arb_body(),
             b in arb_body(),
             start in (prop::array::uniform3(-2.0..2.0f64), arb_rotation(3.0)),
             turn in arb_rotation(1.5),
             shift in prop::array::uniform3(-1.0..1.0f64),
             toward in 0.3..1.5f64,
+            cut in 0.0..1.0f64,
         ) {
             let b0 = Pose::new(start.1, DVec3::from(start.0));
             let b1 = Pose::new(turn * b0.rotation, (1.0 - toward) * b0.translation + 0.5 * DVec3::from(shift));
@@ -206,6 +208,16 @@ mod cull {
                 let full = screen::scan_unculled(&frame, &pieces, res);
                 prop_assert!(culled.chords_rasterized <= full.chords_rasterized);
                 prop_assert_eq!(&culled.candidates, &full.candidates, "{:?}", wanted);
+                // Scanned in two bands of rows (on two threads), cut anywhere: the same
+                // candidates and windows, records and chords (glide.md §11).
+                for quantile in [0.0, cut, 0.5, 1.0] {
+                    let two = screen::scan_cut_at(&frame, &pieces, res, quantile);
+                    prop_assert_eq!(&two.candidates, &culled.candidates, "{:?} cut at {}", wanted, quantile);
+                    prop_assert_eq!(
+                        (two.records, two.chords, two.chords_rasterized),
+                        (culled.records, culled.chords, culled.chords_rasterized)
+                    );
+                }
             }
         }
 
