@@ -1436,14 +1436,6 @@ impl World {
             let began = Instant::now();
             let moved = self.substep(&movers, Some((id, d0)), (reach, chain), report);
             movers = self.movers(id, report);
-            // A glide stretch costs about what the last one did: one that would end past the
-            // deadline waits for the next drag (§4).
-            if let (Moved::Stretch, Some(deadline)) = (&moved, self.budget.and_then(|b| b.deadline))
-                && Instant::now() + began.elapsed() > deadline
-            {
-                report.out_of_time = true;
-                break;
-            }
             match moved {
                 // The whole move toward the target, solved from here: done, unless the rows
                 // turned it (the rest may be reachable from where it got: solve again) or a
@@ -1465,6 +1457,16 @@ impl World {
                         reach *= 0.5;
                     }
                 }
+            }
+            // The glide screen is not suspendable, and the next sub-step screens the same
+            // pairs over about as long a stretch: it costs about what this one did, and one
+            // that would end past the deadline waits for the next drag (§4).
+            if s.narrow_phase == NarrowPhase::Glide
+                && let Some(deadline) = self.budget.and_then(|b| b.deadline)
+                && Instant::now() + began.elapsed() > deadline
+            {
+                report.out_of_time = true;
+                break;
             }
         }
         // The last move may have left a contact below εr (the solve is linearised).
