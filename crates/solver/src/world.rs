@@ -272,6 +272,9 @@ pub struct World {
     /// `2^-k` of it (k this, at most `MAX_GLIDE_HALVINGS`), halved after a screen that took
     /// over a third of the budget and doubled after one under a twelfth (§4).
     glide_stretch_halvings: u32,
+    /// How long the last sub-step or repositioning cycle of the current drag took: with the
+    /// glide screen, which cannot stop inside a stretch, about what the next one will (§4).
+    last_cycle: Duration,
     /// `contacts` are about `focus` at the bodies' current poses: the next drag of that body
     /// needs no refresh before its first solve.
     fresh: bool,
@@ -1298,6 +1301,7 @@ impl World {
             deadline: s.time_budget.map(|b| began + b),
             box_tests: s.work_budget,
         });
+        self.last_cycle = Duration::ZERO;
         // A sub-step suspended in another body's drag is not this drag's.
         if self.suspended.as_ref().is_some_and(|st| st.body != id) {
             self.suspended = None;
@@ -1435,6 +1439,7 @@ impl World {
             }
             let began = Instant::now();
             let moved = self.substep(&movers, Some((id, d0)), (reach, chain), report);
+            self.last_cycle = began.elapsed();
             movers = self.movers(id, report);
             match moved {
                 // The whole move toward the target, solved from here: done, unless the rows
@@ -1461,10 +1466,7 @@ impl World {
             // The glide screen is not suspendable, and the next sub-step screens the same
             // pairs over about as long a stretch: it costs about what this one did, and one
             // that would end past the deadline waits for the next drag (§4).
-            if s.narrow_phase == NarrowPhase::Glide
-                && let Some(deadline) = self.budget.and_then(|b| b.deadline)
-                && Instant::now() + began.elapsed() > deadline
-            {
+            if self.next_glide_cycle_is_late() {
                 report.out_of_time = true;
                 break;
             }
@@ -1478,17 +1480,34 @@ impl World {
     /// One repositioning cycle (eq. 9) if an ordinary contact is nearer than εr and the
     /// budget allows. Not while a sub-step is suspended: it was planned where the bodies are,
     /// so it goes first.
+    /// With the glide screen, a cycle that would end past the deadline (a drag's first
+    /// always runs) waits for the next drag, which reports `out_of_time` (§4).
     fn reposition_once(&mut self, movers: &[BodyId], report: &mut StepReport) -> bool {
         let s = self.settings;
         if self.suspended.is_none()
             && self.min_ordinary_distance().is_some_and(|d| d < s.repositioning)
             && report.repositioning < s.max_repositioning
         {
+            if self.next_glide_cycle_is_late() {
+                report.out_of_time = true;
+                return false;
+            }
+            let began = Instant::now();
             report.repositioning += 1;
             self.substep(movers, None, (1.0, 0), report);
+            self.last_cycle = began.elapsed();
             return true;
         }
         false
+    }
+
+    /// Under a time budget with the glide narrow phase: whether another sub-step or
+    /// repositioning cycle, costing what the drag's last one did, would end past the deadline.
+    /// False before the drag's first (its `last_cycle` is zero), so a drag always gets one.
+    fn next_glide_cycle_is_late(&self) -> bool {
+        self.settings.narrow_phase == NarrowPhase::Glide
+            && !self.last_cycle.is_zero()
+            && self.budget.and_then(|b| b.deadline).is_some_and(|d| Instant::now() + self.last_cycle > d)
     }
 
     /// One solve and CCD-checked move of `movers`: toward `drag`'s displacement, or (None) a
