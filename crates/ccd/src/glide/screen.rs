@@ -244,18 +244,19 @@ fn scan_with(
     out
 }
 
-/// The row of the points' `quantile` in r (0: the lowest, 1: the highest).
+/// The row of the points' `quantile` in r (0: the lowest, 1: the highest); 0 without points.
 fn cut_row(points: &[Point], px: f64, quantile: f64, rs: &mut Vec<f64>) -> i64 {
     rs.clear();
     rs.extend(points.iter().map(|p| p[0]));
-    let k = ((rs.len().saturating_sub(1)) as f64 * quantile.clamp(0.0, 1.0)) as usize;
-    match rs.get_mut(k..) {
-        Some(rest) if !rest.is_empty() => row_of(*rs.select_nth_unstable_by(k, f64::total_cmp).1, px),
-        _ => 0,
+    if rs.is_empty() {
+        return 0;
     }
+    let k = ((rs.len() - 1) as f64 * quantile.clamp(0.0, 1.0)) as usize;
+    row_of(*rs.select_nth_unstable_by(k, f64::total_cmp).1, px)
 }
 
 /// One screen's projected pieces and tiles, shared by the threads that scan its rows.
+#[derive(Clone, Copy)]
 struct Screen<'a> {
     pieces: &'a [Piece],
     lines: &'a [Line],
@@ -274,13 +275,12 @@ impl Screen<'_> {
         for l in layers.iter_mut() {
             l.clear();
         }
-        let (pieces, res) = (self.pieces, self.res);
-        for (index, (line, piece)) in self.lines.iter().zip(pieces).enumerate() {
+        let Screen { pieces, lines, points, grid, tiles, res } = *self;
+        for (index, (line, piece)) in lines.iter().zip(pieces).enumerate() {
             if line.rows.1 < band.0 || line.rows.0 > band.1 {
                 continue;
             }
-            let (grid, tiles) = (self.grid, self.tiles);
-            rasterize(line, piece, index as u32, self.points, grid, tiles, res.pixel, band, layers, extent, out);
+            rasterize(line, piece, index as u32, points, grid, tiles, res.pixel, band, layers, extent, out);
         }
         out.records += layers.iter().map(Vec::len).sum::<usize>();
         // Seed §9 step 4: by row, then (where a row holds enough records for it to pay) by h.
