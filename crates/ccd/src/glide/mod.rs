@@ -18,7 +18,7 @@ pub use screen::ScreenResolution;
 use crate::bvh::{Obb, separated};
 use crate::mesh::NONE;
 use crate::motion::{Pose, Screw};
-use crate::query::traversal::child_pairs;
+use crate::query::traversal::{PlacedBoxes, child_pairs, with_placed_boxes};
 use crate::query::{Contact, ContactKind};
 use crate::{Collider, ColliderOptions, Mesh, Motion};
 use glam::{DMat3, DVec3};
@@ -27,6 +27,7 @@ use resolve::{Buffers, Hit, Placed, Recycle, Resolver, Test};
 use screen::Window;
 use std::f64::consts::FRAC_PI_2;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 /// A mesh prepared for the glide screen: its collider (for the broad phase), bounding sphere
@@ -567,36 +568,64 @@ fn near_faces(a: &GlideBody, b: &GlideBody, a_in_b: Pose, reach: f64) -> [Vec<u3
         axes: o.axes.map(|x| rotation * x),
         half: o.half,
     };
-    let descend = |stack: &mut Vec<(u32, u32)>, pops: usize, listed: &mut [Vec<bool>; 2], near: &mut [Vec<u32>; 2]| {
-        for _ in 0..pops {
-            let Some((na, nb)) = stack.pop() else { return };
-            if listed[0][na as usize] && listed[1][nb as usize] {
-                continue;
-            }
-            let (node_a, node_b) = (tree_a.node(na), tree_b.node(nb));
-            if separated(&node_b.obb, &in_b(&node_a.obb), reach) {
-                continue;
-            }
+    // One node pair: skipped when the faces below both its nodes are all listed, dropped when
+    // its boxes are farther apart than `reach`; a leaf pair's faces listed, another's children
+    // pushed on `pending`. Returns the box tests made (0 or 1).
+    let visit = |(na, nb): (u32, u32),
+                 placed: &mut PlacedBoxes,
+                 listed: &mut [Vec<bool>; 2],
+                 near: &mut [Vec<u32>; 2],
+                 pending: &mut Vec<(u32, u32)>| {
+        if listed[0][na as usize] && listed[1][nb as usize] {
+            return 0;
+        }
+        let (node_a, node_b) = (tree_a.node(na), tree_b.node(nb));
+        if !separated(&node_b.obb, placed.get(na, &node_a.obb, in_b), reach) {
             if node_a.is_leaf() && node_b.is_leaf() {
                 list_leaf(a, na, &mut listed[0], &mut near[0]);
                 list_leaf(b, nb, &mut listed[1], &mut near[1]);
             } else {
-                stack.extend(child_pairs(tree_a, tree_b, na, nb));
+                pending.extend(child_pairs(tree_a, tree_b, na, nb));
             }
         }
+        1
     };
-    let mut stack = vec![(0u32, 0u32)];
-    descend(&mut stack, NEAR_SPLIT_AFTER, &mut listed, &mut near);
-    if stack.len() >= 2 && crate::parallel::cores() >= 2 {
-        // A long descent (a door pressed on a car body: thousands of near faces) on two
-        // threads, the pending pairs dealt alternately; each thread skips what it listed
-        // itself, and a leaf both listed appears once in the sorted union.
-        let mut theirs: Vec<(u32, u32)> = stack.iter().skip(1).step_by(2).copied().collect();
-        stack = stack.into_iter().step_by(2).collect();
+    // Breadth first down to a frontier of pairs of about one depth, so that near a large
+    // contact each frontier pair holds a small share of it (docs/glide.md, "Listing the near
+    // faces on two threads").
+    let mut frontier = vec![(0u32, 0u32)];
+    with_placed_boxes(|placed| {
+        while !frontier.is_empty() && frontier.len() < NEAR_FRONTIER {
+            let mut next = Vec::with_capacity(2 * frontier.len());
+            for &pair in &frontier {
+                visit(pair, placed, &mut listed, &mut near, &mut next);
+            }
+            frontier = next;
+        }
+    });
+    // Then each frontier pair depth first, claimed one at a time: by this thread alone for its
+    // first `NEAR_SPLIT_AFTER` box tests, then by both threads while any is left.
+    let claimed = AtomicUsize::new(0);
+    let descend = |listed: &mut [Vec<bool>; 2], near: &mut [Vec<u32>; 2], tests_before_stop: usize| {
+        with_placed_boxes(|placed| {
+            let (mut stack, mut tests) = (Vec::new(), 0);
+            while tests < tests_before_stop {
+                let Some(&pair) = frontier.get(claimed.fetch_add(1, Ordering::Relaxed)) else { break };
+                stack.push(pair);
+                while let Some(pair) = stack.pop() {
+                    tests += visit(pair, placed, listed, near, &mut stack);
+                }
+            }
+        })
+    };
+    descend(&mut listed, &mut near, NEAR_SPLIT_AFTER);
+    if claimed.load(Ordering::Relaxed) < frontier.len() && crate::parallel::cores() >= 2 {
+        // Each thread skips what it listed itself (the helper starts from what this thread
+        // had listed), and a leaf both listed appears once in the sorted union.
         let (mut their_listed, mut their_near) = (listed.clone(), [Vec::new(), Vec::new()]);
         crate::parallel::join(
-            || descend(&mut stack, usize::MAX, &mut listed, &mut near),
-            || descend(&mut theirs, usize::MAX, &mut their_listed, &mut their_near),
+            || descend(&mut listed, &mut near, usize::MAX),
+            || descend(&mut their_listed, &mut their_near, usize::MAX),
         );
         for (m, theirs) in near.iter_mut().zip(their_near) {
             m.extend(theirs);
@@ -605,15 +634,18 @@ fn near_faces(a: &GlideBody, b: &GlideBody, a_in_b: Pose, reach: f64) -> [Vec<u3
         }
         return near;
     }
-    descend(&mut stack, usize::MAX, &mut listed, &mut near);
+    descend(&mut listed, &mut near, usize::MAX);
     for m in &mut near {
         m.sort_unstable();
     }
     near
 }
 
-/// Node pairs the near-face descent takes on one thread before it splits what is pending.
+/// Box tests the near-face descent makes on one thread before the second joins in.
 const NEAR_SPLIT_AFTER: usize = 256;
+
+/// Pending pairs the near-face descent's breadth-first start leaves for the threads to claim.
+const NEAR_FRONTIER: usize = 128;
 
 /// Lists a leaf's faces once, and marks every ancestor whose two children are both listed.
 fn list_leaf(body: &GlideBody, leaf: u32, listed: &mut [bool], near: &mut Vec<u32>) {

@@ -329,6 +329,18 @@ mod near {
             prop_assert_eq!(near_faces(&a, &b, pose, reach), of_every_leaf_pair(&a, &b, pose, reach));
         }
 
+        /// A bunny on a copy of itself, turned and shifted a little: every face near many of
+        /// the other's, the descent long enough for both threads to claim its pairs.
+        #[test]
+        fn near_faces_of_bunnies_pressed_together(pose in arb_pose(0.001), reach in 0.0005..0.002f64) {
+            let b = bunny();
+            let pose = Pose::new(DQuat::IDENTITY.slerp(pose.rotation, 0.005), pose.translation);
+            let found = near_faces(b, b, pose, reach);
+            let faces = b.mesh().triangles().len();
+            prop_assert!(found[0].len() > faces / 2, "{} of {faces}", found[0].len());
+            prop_assert_eq!(&found, &of_every_leaf_pair(b, b, pose, reach));
+        }
+
         /// The same with two bunnies (about 0.15 across), from apart to overlapping.
         #[test]
         fn near_faces_of_two_bunnies(pose in arb_pose(0.1), reach in prop_oneof![0.0..0.002f64, 0.0..0.05f64]) {
