@@ -306,7 +306,11 @@ fn run(
     let cb = motion.frame.b_start.transform_point(b.centre);
     let long = span * motion.frame.max_speed(cb, b.radius) >= LONG_STEP * a.radius.min(b.radius);
     let ends: Vec<f64> = if opts.until_first && pairs == Pairs::Screen && long {
-        (0..=5).rev().map(|k| from + span * 0.5f64.powi(k)).collect()
+        // With a deadline, none shorter than what must be screened before the deadline may
+        // stop the call: a screen's cost with the bodies pressed together is mostly fixed, so
+        // stretches of 1/1024, 1/512 and 1/256 cost three screens where one of 1/256 does.
+        let first = if opts.deadline.is_some() { DEADLINE_AFTER } else { 0.0 };
+        (0..=5).rev().map(|k| span * 0.5f64.powi(k)).filter(|&d| d >= first || d == span).map(|d| from + d).collect()
     } else {
         (1..=pieces_needed).map(|k| from + span * k as f64 / pieces_needed as f64).collect()
     };

@@ -350,3 +350,28 @@ mod near {
         }
     }
 }
+
+/// With a deadline already past, a long step's screen stops after its first stretch, and
+/// that stretch is at least the part that must be screened before a deadline may stop it
+/// (1/256 of the step): one screen, not the three of 1/1024, 1/512 and 1/256 the doubling
+/// began with. Its collisions are every one up to where it stopped: those of the call
+/// without a deadline over the same stretch, none when the contact comes later.
+#[test]
+fn a_past_deadline_screens_one_stretch_of_the_least_length() {
+    let (a, b) = (cube(1.0), cube(0.5));
+    let hurried = GlideOptions { until_first: true, deadline: Some(Instant::now()), ..GlideOptions::default() };
+    let calm = GlideOptions { until_first: false, ..GlideOptions::default() };
+    let times = |r: &GlideReport| r.collisions.iter().map(|c| c.contact.time).collect::<Vec<_>>();
+    // B slides left 192.64 over the step, its left face starting `gap` from A's right face:
+    // it meets A at gap / 192.64 of the step, 0.0034 (after 1/512, before 1/256) or 0.0047.
+    for (gap, meets) in [(0.65, true), (0.9, false)] {
+        let start = 1.5 + gap;
+        let motion = translate(DVec3::new(start, 0.0, 0.0), DVec3::new(start - 192.64, 0.0, 0.0));
+        let report = glide_collisions_between(&a, &still(), &b, &motion, &hurried, (0.0, 1.0 / 32.0));
+        assert_eq!(report.counters.sub_steps, 1, "gap {gap}: {:?}", report.counters);
+        assert!((report.screened_to - DEADLINE_AFTER).abs() < 1e-15, "gap {gap}: {}", report.screened_to);
+        let whole = glide_collisions_between(&a, &still(), &b, &motion, &calm, (0.0, DEADLINE_AFTER));
+        assert_eq!(whole.collisions.is_empty(), !meets, "gap {gap}");
+        assert_eq!(times(&report), times(&whole), "gap {gap}");
+    }
+}
