@@ -58,6 +58,10 @@ fn run(parts: usize, detail: u32) {
     // `PULL_SLOW=MS` prints the step report of every step slower than MS.
     let slow: Option<f64> = std::env::var("PULL_SLOW").ok().and_then(|s| s.parse().ok());
     let kinds: Vec<&str> = all_kinds.into_iter().filter(|k| only.as_deref().is_none_or(|o| o == *k)).collect();
+    if kinds.is_empty() {
+        eprintln!("PULL_PART={}: not a part kind; the kinds are {all_kinds:?}", only.unwrap_or_default());
+        std::process::exit(2);
+    }
     let modules = parts.div_ceil(cad::MODULE_PARTS);
     let mut all: Vec<Duration> = Vec::new();
     let (mut ccd, mut proximity, mut solver) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);

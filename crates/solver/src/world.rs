@@ -9,7 +9,7 @@ use crate::settings::{NarrowPhase, SolverSettings};
 use glam::{DMat3, DQuat, DVec3};
 use mockup_ccd::broad::{Aabb, BroadPhase};
 use mockup_ccd::bvh::is_solid;
-use mockup_ccd::glide::{GlideBody, GlideOptions, glide_collisions_between};
+use mockup_ccd::glide::{GlideBody, GlideOptions, GlideSuspended, glide_collisions_resumable};
 use mockup_ccd::mesh::{Orientation, Place, Side, Sides, crossing_normal, crossing_separation};
 use mockup_ccd::{
     Collider, Contact, ContactKind, Counters, FirstContact, InContact, Motion, NearTrianglePairs, Pose, QueryBudget,
@@ -185,6 +185,9 @@ pub struct StepReport {
     /// Moves through a stretch of a sub-step that the glide screen found free, under a time
     /// budget (§4).
     pub glide_stretches: u32,
+    /// Glide screens the deadline stopped inside their stretch, which the next drag goes on
+    /// with (§4).
+    pub glide_screens_cut: u32,
     /// Every move the bodies made, in order: the path the guarantee is about.
     pub moves: Vec<Move>,
 }
@@ -532,6 +535,24 @@ struct SuspendedStep {
     /// The move its answers give waits for the refresh at its poses: the next drag runs no
     /// query, so that it reaches the same poses (docs/solver.md §4).
     hold: bool,
+    /// With the glide screen, when a pair's screen stopped inside its stretch.
+    screens: Option<Screens>,
+}
+
+/// A sub-step's glide screens when the deadline stopped one inside its stretch: where the
+/// stretch ends, and per pair its answer, or its screen so far, which the next drag goes on
+/// with (docs/solver.md §4).
+#[derive(Clone, Debug)]
+struct Screens {
+    to: f64,
+    answers: Vec<ScreenAnswer>,
+}
+
+#[derive(Clone, Debug)]
+enum ScreenAnswer {
+    /// The collisions that count, by time, and how far the pair was screened.
+    Done(Vec<Contact>, f64),
+    Pending(GlideSuspended),
 }
 
 /// A sub-step's first-contact queries: each one's answer so far, and its state when it has not
@@ -1389,7 +1410,14 @@ impl World {
         let (mut reach, mut chain) =
             self.suspended.as_ref().map_or((1.0, carried), |st| (st.plan.reach, st.plan.chain));
         let budget = self.budget;
-        let spent = |report: &StepReport| budget.is_some_and(|b| b.spent(report.counters.bv_tests));
+        // Not before the drag's first sub-step or cycle: each of those does at least some of
+        // its work however little budget is left (its queries and screens stop after a
+        // piece), so a drag whose opening checks take the whole budget still gets somewhere,
+        // where it would otherwise ask for frames forever (a plate sliding on another under a
+        // tiny budget, `glide_screens_cut_by_the_budget_go_on_in_the_next_drag`).
+        let spent = |report: &StepReport| {
+            report.substeps + report.repositioning > 0 && budget.is_some_and(|b| b.spent(report.counters.bv_tests))
+        };
         if self.release_separated(&[id]) {
             // Their contacts are ordinary ones now; a sub-step planned with the pair seated is
             // not taken up.
@@ -1524,7 +1552,7 @@ impl World {
         report: &mut StepReport,
     ) -> Moved {
         if let Some(step) = self.suspended.take() {
-            return self.check_and_move(step.plan, Some((step.queries, step.hold)), report);
+            return self.check_and_move(step.plan, Some((step.queries, step.hold, step.screens)), report);
         }
         let plan = Planned { reach, chain, repositioning: drag.is_none(), ..self.plan(movers, drag, report) };
         self.check_and_move(plan, None, report)
@@ -1755,7 +1783,12 @@ impl World {
     /// off), or the whole way, or (out of budget) as far as is proven free. `resumed`: the
     /// queries of a suspended sub-step, to go on with; when they prove nothing free again,
     /// the sub-step is suspended again.
-    fn check_and_move(&mut self, plan: Planned, resumed: Option<(Queries, bool)>, report: &mut StepReport) -> Moved {
+    fn check_and_move(
+        &mut self,
+        plan: Planned,
+        resumed: Option<(Queries, bool, Option<Screens>)>,
+        report: &mut StepReport,
+    ) -> Moved {
         let s = self.settings;
         let Planned { movers, moving, motions, pairs, seated, closed_gap, shortened, constrained, .. } = &plan;
         let (movers, moving, pairs, seated, closed_gap, constrained) =
@@ -1802,15 +1835,21 @@ impl World {
         let mut queries: Queries = Vec::with_capacity(pairs.len());
         // With the glide screen, how far every pair was screened.
         let mut glide_screened: f64 = 1.0;
-        let hold = resumed.as_ref().is_some_and(|&(_, hold)| hold);
-        let mut resumed = resumed.map(|(q, _)| q.into_iter());
+        let hold = resumed.as_ref().is_some_and(|&(_, hold, _)| hold);
+        let (resumed, screens) = resumed.map_or((None, None), |(q, _, screens)| (Some(q), screens));
+        let mut resumed = resumed.map(|q| q.into_iter());
+        // Each glide pair's answer or unfinished screen.
+        let mut answers: Vec<ScreenAnswer> = Vec::with_capacity(pairs.len());
         let tests_before = report.counters.bv_tests;
         // The glide screen checks the stretch from where the bodies are to `glide_to` (§4).
         let time_budget = self.budget.and_then(|b| Some(b.deadline? - b.began));
-        let glide_to = match (narrow_phase, time_budget) {
-            (NarrowPhase::Glide, Some(_)) => (plan.at + 0.5f64.powi(self.glide_stretch_halvings as i32)).min(1.0),
+        // A resumed sub-step's screens go on over the stretch they began.
+        let glide_to = match (narrow_phase, time_budget, &screens) {
+            (_, _, Some(screens)) => screens.to,
+            (NarrowPhase::Glide, Some(_), None) => (plan.at + 0.5f64.powi(self.glide_stretch_halvings as i32)).min(1.0),
             _ => 1.0,
         };
+        let mut earlier_answers = screens.map(|s| s.answers.into_iter());
         for (k, &(i, j)) in pairs.iter().enumerate() {
             let (a, b) = (&self.bodies[i], &self.bodies[j]);
             let (mi, mj) = (motion_of(i), motion_of(j));
@@ -1841,17 +1880,44 @@ impl World {
                     // a pair in contact from the start needs them all, some being ignored.
                     // Under a time budget, a long step's later stretches wait for the next
                     // drag once the queries' deadline has passed (§4).
+                    // Its screen may also stop inside the stretch, where the bodies are pressed
+                    // together and one screen costs more than a frame: then nothing of the
+                    // pair is proven, and the next drag goes on with the screen (§4).
                     let opts = GlideOptions { until_first: !seated[k], deadline: self.query_deadline(), ..opts };
-                    let r =
-                        glide_collisions_between(a.glide_body(), &mi, b.glide_body(), &mj, &opts, (plan.at, glide_to));
-                    report.glide_tests += r.counters.tests as u64;
-                    glide_screened = glide_screened.min(r.screened_to);
-                    let list: Vec<Contact> = r
-                        .collisions
-                        .iter()
-                        .map(|c| c.contact)
-                        .filter(|c| !seated[k] || self.glide_counts((i, &path_of(i)), (j, &path_of(j)), c))
-                        .collect();
+                    let answer = match earlier_answers.as_mut().and_then(|e| e.next()) {
+                        Some(done @ ScreenAnswer::Done(..)) => done,
+                        earlier => {
+                            let state = match earlier {
+                                Some(ScreenAnswer::Pending(state)) => Some(state),
+                                _ => None,
+                            };
+                            let (ga, gb) = (a.glide_body(), b.glide_body());
+                            match glide_collisions_resumable(ga, &mi, gb, &mj, &opts, (plan.at, glide_to), state) {
+                                Ok(r) => {
+                                    report.glide_tests += r.counters.tests as u64;
+                                    let list: Vec<Contact> = r
+                                        .collisions
+                                        .iter()
+                                        .map(|c| c.contact)
+                                        .filter(|c| {
+                                            !seated[k] || self.glide_counts((i, &path_of(i)), (j, &path_of(j)), c)
+                                        })
+                                        .collect();
+                                    ScreenAnswer::Done(list, r.screened_to)
+                                }
+                                Err(state) => {
+                                    report.glide_screens_cut += 1;
+                                    ScreenAnswer::Pending(state)
+                                }
+                            }
+                        }
+                    };
+                    let (list, screened_to) = match &answer {
+                        ScreenAnswer::Done(list, screened_to) => (list.clone(), *screened_to),
+                        ScreenAnswer::Pending(_) => (Vec::new(), plan.at),
+                    };
+                    answers.push(answer);
+                    glide_screened = glide_screened.min(screened_to);
                     (list.first().copied(), list)
                 }
             };
@@ -1902,7 +1968,7 @@ impl World {
         {
             report.ccd_time += queried;
             report.out_of_time = true;
-            self.suspended = Some(SuspendedStep { body: budget.body, plan, queries, hold: false });
+            self.suspended = Some(SuspendedStep { body: budget.body, plan, queries, hold: false, screens: None });
             return Moved::OutOfTime;
         }
         let previous: Vec<(BodyId, Pose)> = moving.iter().map(|&b| (b, self.bodies[b].pose)).collect();
@@ -1918,7 +1984,12 @@ impl World {
             report.out_of_time |= !stretch;
             if free_until <= plan.at {
                 if let Some(budget) = self.budget {
-                    self.suspended = Some(SuspendedStep { body: budget.body, plan, queries, hold: false });
+                    // A glide screen stopped inside the stretch: the others' answers wait with it.
+                    let screens = answers
+                        .iter()
+                        .any(|a| matches!(a, ScreenAnswer::Pending(_)))
+                        .then_some(Screens { to: glide_to, answers });
+                    self.suspended = Some(SuspendedStep { body: budget.body, plan, queries, hold: false, screens });
                 }
                 report.out_of_time = true;
                 return Moved::OutOfTime;
@@ -1938,7 +2009,7 @@ impl World {
             record(report, t);
             if let Some(budget) = self.budget {
                 let plan = Planned { at: t, ..plan };
-                self.suspended = Some(SuspendedStep { body: budget.body, plan, queries, hold: false });
+                self.suspended = Some(SuspendedStep { body: budget.body, plan, queries, hold: false, screens: None });
             }
             if stretch {
                 report.glide_stretches += 1;
@@ -2101,7 +2172,7 @@ impl World {
     /// queries held, so that the next drag reaches the same poses (docs/solver.md §4).
     fn wait_for_refresh(&mut self, plan: Planned, queries: Queries, report: &mut StepReport) -> Moved {
         let body = self.budget.map_or(plan.movers[0], |b| b.body);
-        self.suspended = Some(SuspendedStep { body, plan, queries, hold: true });
+        self.suspended = Some(SuspendedStep { body, plan, queries, hold: true, screens: None });
         report.out_of_time = true;
         report.waiting_for_refresh = true;
         Moved::OutOfTime

@@ -249,3 +249,66 @@ fn solids_with_a_wrong_shell_are_not_culled_or_screened() {
         }
     }
 }
+
+/// A plate slid and pressed along another (a large contact: one glide screen costs more than a
+/// frame) under a tiny time budget: screens stop inside their stretch and the next drag goes on
+/// with them (docs/solver.md §4). The drags still never interpenetrate along their paths, every
+/// drag ends, and each ends where the unbudgeted drag does, over as many frames as it takes.
+#[test]
+fn glide_screens_cut_by_the_budget_go_on_in_the_next_drag() {
+    let plates = || {
+        let plate = MeshBuilder::new()
+            .tessellated_cuboid(Pose::IDENTITY, DVec3::new(1.0, 1.0, 0.1), [24, 24, 1])
+            .build()
+            .unwrap();
+        let collider = Arc::new(Collider::new(plate));
+        let mut s = SolverSettings::for_scene_size(2.0);
+        s.narrow_phase = NarrowPhase::Glide;
+        let mut w = World::new(s).unwrap();
+        w.add_body(collider.clone(), Pose::IDENTITY, true);
+        let top = w.add_body(collider, Pose::from_translation(DVec3::new(0.0, 0.0, 0.22)), false);
+        (w, top)
+    };
+    let ((mut free, top), (mut tight, _)) = (plates(), plates());
+    let s = *tight.settings();
+    tight.set_settings(SolverSettings { time_budget: Some(std::time::Duration::from_micros(20)), ..s }).unwrap();
+    let (mut cut, mut frames_in_all) = (0, 0);
+    let mut rng = Rng::new(7);
+    for step in 0..6 {
+        let current = free.body(top).unwrap().pose;
+        tight.set_pose(top, current).unwrap();
+        // First down onto the plate below (it stops there), then sideways along it with a
+        // small turn, at the height where it rests.
+        let v = rng.vec();
+        let down = if step == 0 { -0.03 } else { 0.0 };
+        let target = Pose::new(
+            glam::DQuat::from_rotation_z(0.02 * (rng.next() - 0.5)) * current.rotation,
+            current.translation + DVec3::new(0.05 * v.x, 0.05 * v.y, down),
+        );
+        let plain = free.drag(top, target).unwrap();
+        let mut frames = 0;
+        let last = loop {
+            let before: Vec<Pose> = tight.bodies().iter().map(|b| b.pose).collect();
+            let r = tight.drag(top, target).unwrap();
+            check_path(&tight, before, &r, step);
+            assert!(tight.intersecting_pairs().is_empty(), "step {step} frame {frames}");
+            cut += r.glide_screens_cut;
+            frames += 1;
+            if !r.out_of_time {
+                break r;
+            }
+            assert!(frames < 5000, "step {step}: the drag asks for frames forever");
+        };
+        frames_in_all += frames;
+        // Down, both stop on the plate; sideways, both get to the target (to rounding: the
+        // solve of the contacts' rows leaves some 1e-10 of height).
+        let (p, q) = (last.pose.translation, plain.pose.translation);
+        let z = s.repositioning..=1.001 * s.security;
+        assert!(z.contains(&(p.z - 0.2)) && z.contains(&(q.z - 0.2)), "step {step}: heights {p:?}, {q:?}");
+        if step > 0 {
+            let aim = target.translation;
+            assert!((p - aim).length() < 1e-6 && (q - aim).length() < 1e-6, "step {step}: {p:?}, {q:?}, aim {aim:?}");
+        }
+    }
+    assert!(cut > 0, "no screen was cut ({frames_in_all} frames)");
+}

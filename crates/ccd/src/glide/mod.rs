@@ -260,6 +260,52 @@ pub fn glide_collisions_between(
     run(a, motion_a, b, motion_b, opts, Pairs::Screen, (from, to.max(from)))
 }
 
+/// [`glide_collisions_between`] whose first stretch may also stop inside itself when
+/// [`GlideOptions::deadline`] passes (after some of its work: a band of the screen's rows, or
+/// some of its exact tests), where a screen of bodies pressed together costs more than a frame:
+/// `Err` then holds what it had done, and a call with the same bodies, motions, options and
+/// part of the step, given that back, goes on from there. What the calls find in the end is
+/// what one call without a deadline finds over the stretches they screened (glide.md §11,
+/// "A screen that waits").
+pub fn glide_collisions_resumable(
+    a: &GlideBody,
+    motion_a: &Motion,
+    b: &GlideBody,
+    motion_b: &Motion,
+    opts: &GlideOptions,
+    (from, to): (f64, f64),
+    resume: Option<GlideSuspended>,
+) -> Result<GlideReport, GlideSuspended> {
+    let (from, to) = (from.clamp(0.0, 1.0), to.clamp(0.0, 1.0));
+    let (report, suspended) =
+        run_resumable(a, motion_a, b, motion_b, opts, Pairs::Screen, (from, to.max(from)), Resume::From(resume));
+    suspended.map_or(Ok(report), Err)
+}
+
+/// A screen [`glide_collisions_resumable`] stopped inside its first stretch.
+#[derive(Clone, Debug)]
+pub struct GlideSuspended {
+    /// The work of the calls so far, and the resolution they chose.
+    counters: GlideCounters,
+    resolution: Option<ScreenResolution>,
+    progress: Box<Progress>,
+}
+
+/// How far one stretch's screen got, and what it needs to go on: its broad phase's faces, and
+/// the candidates of the bands of rows scanned, or the exact tests and the hits of those run.
+#[derive(Clone, Debug)]
+enum Progress {
+    Listing(NearListing),
+    Scanning { near: Option<[Vec<u32>; 2]>, screen: screen::ScreenOutput, next_band: usize },
+    Testing { near: Option<[Vec<u32>; 2]>, tests: Vec<(Test, Window)>, next: usize, hits: Vec<Hit> },
+}
+
+/// Whether a call may stop inside its first stretch, and where an earlier one stopped.
+enum Resume {
+    No,
+    From(Option<GlideSuspended>),
+}
+
 /// The same collisions found without the screen: every VF, FV and EE pair is tested exactly.
 /// Quadratic; the reference the screen is tested against.
 pub fn glide_collisions_all_pairs(
@@ -286,8 +332,22 @@ fn run(
     motion_b: &Motion,
     opts: &GlideOptions,
     pairs: Pairs,
-    (from, to): (f64, f64),
+    span: (f64, f64),
 ) -> GlideReport {
+    run_resumable(a, motion_a, b, motion_b, opts, pairs, span, Resume::No).0
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_resumable(
+    a: &GlideBody,
+    motion_a: &Motion,
+    b: &GlideBody,
+    motion_b: &Motion,
+    opts: &GlideOptions,
+    pairs: Pairs,
+    (from, to): (f64, f64),
+    resume: Resume,
+) -> (GlideReport, Option<GlideSuspended>) {
     let motion = GlideMotion::new(motion_a, motion_b);
     let mut report = GlideReport {
         collisions: Vec::new(),
@@ -298,8 +358,19 @@ fn run(
     };
     let span = to - from;
     if span <= 0.0 {
-        return report;
+        return (report, None);
     }
+    // Where an earlier call stopped inside the first stretch; whether this one may.
+    let (may_stop, mut progress) = match resume {
+        Resume::No => (false, None),
+        Resume::From(None) => (true, None),
+        Resume::From(Some(earlier)) => {
+            report.counters = earlier.counters;
+            report.resolution = earlier.resolution;
+            (true, Some(earlier.progress))
+        }
+    };
+    let past_deadline = || opts.deadline.is_some_and(|d| Instant::now() >= d);
     let pieces_needed = (span * motion.frame.theta() / FRAC_PI_2).ceil().max(1.0) as u32;
     // Doubling stretches (each turns at most θ/2 ≤ π/2, as pieces must) only for a long
     // step: a short one is screened whole, once.
@@ -321,14 +392,27 @@ fn run(
         }
         // Only once a length of the step is screened: a caller that goes on from where the
         // screen stopped then gets that far at least, and a step ends.
-        if s0 - from >= DEADLINE_AFTER && opts.deadline.is_some_and(|d| Instant::now() >= d) {
+        if s0 - from >= DEADLINE_AFTER && past_deadline() {
             break;
         }
         report.screened_to = s1;
         let (a0, a1) = (motion.pose_a_at(s0), motion.pose_a_at(s1));
         let (b0, b1) = (motion.pose_b_at(s0), motion.pose_b_at(s1));
-        report.counters.sub_steps += 1;
-        let hits = one_step(a, b, [a0, a1, b0, b1], opts, pairs, &mut report);
+        // A resumed stretch was counted by the call that began it.
+        let resumed = progress.take();
+        if resumed.is_none() {
+            report.counters.sub_steps += 1;
+        }
+        let stop: Option<&(dyn Fn() -> bool + Sync)> = (may_stop && s0 == from).then_some(&past_deadline);
+        let hits = match one_step(a, b, [a0, a1, b0, b1], opts, pairs, &mut report, resumed, stop) {
+            Ok(hits) => hits,
+            Err(progress) => {
+                report.screened_to = from;
+                let suspended =
+                    GlideSuspended { counters: report.counters, resolution: report.resolution, progress };
+                return (report, Some(suspended));
+            }
+        };
         for (hit, to_local) in hits {
             let s = s0 + hit.time * (s1 - s0);
             let pose_a = motion.pose_a_at(s);
@@ -354,10 +438,13 @@ fn run(
         }
         s0 = s1;
     }
-    report
+    (report, None)
 }
 
-/// One sub-step with `θ ≤ π/2`; hits in glide coordinates with the map back to A-local.
+/// One sub-step with `θ ≤ π/2`; hits in glide coordinates with the map back to A-local. With
+/// `stop`, it may stop after a band of the screen's rows or a piece of the exact tests when
+/// `stop()` says so, returning how far it got; given that back as `resumed`, it goes on.
+#[allow(clippy::too_many_arguments)]
 fn one_step(
     a: &GlideBody,
     b: &GlideBody,
@@ -365,10 +452,12 @@ fn one_step(
     opts: &GlideOptions,
     pairs: Pairs,
     report: &mut GlideReport,
-) -> Vec<(Hit, Pose)> {
+    resumed: Option<Box<Progress>>,
+    stop: Option<&(dyn Fn() -> bool + Sync)>,
+) -> Result<Vec<(Hit, Pose)>, Box<Progress>> {
     let frame = GlideFrame::new(a0, a1, b0, b1, [a.centre, b.centre]);
     if frame.flow == Flow::Still {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     let to_local = frame.to_glide.inverse();
     // Bounding spheres (seed §9 step 1): the flow keeps r and moves y by g s.
@@ -381,7 +470,7 @@ fn one_step(
     };
     if pairs == Pairs::Screen && (y_apart || r_apart) {
         report.counters.early_outs += 1;
-        return Vec::new();
+        return Ok(Vec::new());
     }
     let scale = a.radius + b.radius + (ca - cb).length();
     // Broad phase: a point of B travels at most `reach` relative to A over the step, so only
@@ -389,47 +478,86 @@ fn one_step(
     // them pair by pair; on a long one, each body keeps its faces near the other's bounding
     // sphere (a small part stepping onto a large one), or everything when that is most.
     let reach = frame.max_speed(cb, b.radius) * (1.0 + 1e-9) + 1e-9 * scale;
-    let near = match pairs {
-        Pairs::All => None,
-        Pairs::Screen if reach < BROAD_PHASE_REACH * a.radius.min(b.radius) => {
-            Some(near_faces(a, b, b0.inverse() * a0, reach))
+    // A resumed stretch keeps the faces its broad phase listed.
+    let (near, resumed) = match resumed.map(|p| *p) {
+        Some(Progress::Scanning { near, screen, next_band }) => (near, Some(Err((screen, next_band)))),
+        Some(Progress::Testing { near, tests, next, hits }) => (near, Some(Ok((tests, next, hits)))),
+        listing => {
+            let earlier = match listing {
+                Some(Progress::Listing(earlier)) => Some(earlier),
+                _ => None,
+            };
+            let near = match pairs {
+                Pairs::All => None,
+                Pairs::Screen if reach < BROAD_PHASE_REACH * a.radius.min(b.radius) => {
+                    match near_faces_from(a, b, b0.inverse() * a0, reach, earlier, stop) {
+                        Ok(near) => Some(near),
+                        Err(listing) => return Err(Box::new(Progress::Listing(*listing))),
+                    }
+                }
+                Pairs::Screen => faces_near_spheres(a, b, [a0, b0], reach),
+            };
+            if let Some(near) = &near {
+                report.counters.near_faces += near.iter().map(Vec::len).sum::<usize>();
+                if near.iter().any(Vec::is_empty) {
+                    report.counters.early_outs += 1;
+                    return Ok(Vec::new());
+                }
+            }
+            (near, None)
         }
-        Pairs::Screen => faces_near_spheres(a, b, [a0, b0], reach),
     };
-    if let Some(near) = &near {
-        report.counters.near_faces += near.iter().map(Vec::len).sum::<usize>();
-        if near.iter().any(Vec::is_empty) {
-            report.counters.early_outs += 1;
-            return Vec::new();
-        }
-    }
     let pa = place(a, frame.to_glide, near.as_ref().map(|m| m[0].as_slice()));
     let pb = place(b, frame.b_start, near.as_ref().map(|m| m[1].as_slice()));
-    let tests = match pairs {
-        Pairs::Screen => {
+    let (tests, mut next, mut hits) = match (pairs, resumed) {
+        (_, Some(Ok(testing))) => testing,
+        (Pairs::Screen, scanning) => {
             let pieces = face_pieces(&frame, [(a, &pa), (b, &pb)], near.as_ref());
             report.counters.pieces += pieces.len();
             if pieces.is_empty() {
-                return Vec::new();
+                return Ok(Vec::new());
             }
             let spheres = [(ca, a.radius), (cb, b.radius)];
             let res = resolution(&frame, &pieces, &pa, &pb, opts.resolution, spheres);
             report.resolution = Some(res);
-            let screen = screen::scan(&frame, &pieces, res);
-            report.counters.records += screen.records;
-            report.counters.chords += screen.chords;
-            report.counters.chords_rasterized += screen.chords_rasterized;
+            let (mut screen, from) = match scanning {
+                Some(Err(earlier)) => earlier,
+                _ => (screen::ScreenOutput::default(), 0),
+            };
+            let (records, chords, rasterized) = (screen.records, screen.chords, screen.chords_rasterized);
+            let stopped = match stop {
+                None if from == 0 => {
+                    screen = screen::scan(&frame, &pieces, res);
+                    None
+                }
+                stop => screen::scan_from(&frame, &pieces, res, from, stop.unwrap_or(&|| false), &mut screen),
+            };
+            // The work of this call (a resumed screen projects its pieces again).
+            report.counters.records += screen.records - records;
+            report.counters.chords += screen.chords - chords;
+            report.counters.chords_rasterized += screen.chords_rasterized - rasterized;
+            if let Some(next_band) = stopped {
+                return Err(Box::new(Progress::Scanning { near, screen, next_band }));
+            }
             report.counters.candidates += screen.candidates.len();
-            resolve::expand(&screen.candidates, &pa, &pb)
+            let tests: Vec<(Test, Window)> = resolve::expand(&screen.candidates, &pa, &pb).into_iter().collect();
+            report.counters.tests += tests.len();
+            // Where the screen took most of the time it had, the tests wait for the next call.
+            if stop.is_some_and(|stop| stop()) && tests.len() > EXACT_PIECE {
+                return Err(Box::new(Progress::Testing { near, tests, next: 0, hits: Vec::new() }));
+            }
+            (tests, 0, Vec::new())
         }
-        Pairs::All => resolve::all_pairs(&pa, &pb),
+        (Pairs::All, _) => {
+            let tests: Vec<(Test, Window)> = resolve::all_pairs(&pa, &pb).into_iter().collect();
+            report.counters.tests += tests.len();
+            (tests, 0, Vec::new())
+        }
     };
-    report.counters.tests += tests.len();
     let resolver = Resolver::new(&frame, &pa, &pb, 1e-9 * scale);
     // The exact tests, independent of each other, in two halves on two threads when there are
     // many (a pressed door's screens hand over thousands); the second half's hits follow the
-    // first's, so the list is the one a single thread makes.
-    let tests: Vec<(Test, Window)> = tests.into_iter().collect();
+    // first's, so the list is the one a single thread makes. With `stop`, a piece at a time.
     let run = |tests: &[(Test, Window)]| {
         let mut hits = Vec::with_capacity(tests.len());
         for &(test, window) in tests {
@@ -437,17 +565,26 @@ fn one_step(
         }
         hits
     };
-    let mut hits = if tests.len() >= PARALLEL_TESTS && crate::parallel::cores() >= 2 {
-        let (first, second) = tests.split_at(tests.len() / 2);
-        let (mut hits, rest) = crate::parallel::join(|| run(first), || run(second));
-        hits.extend(rest);
-        hits
-    } else {
-        run(&tests)
-    };
+    let piece = if stop.is_some() { EXACT_PIECE } else { tests.len().max(1) };
+    let first = next;
+    while next < tests.len() {
+        if next > first && stop.is_some_and(|stop| stop()) {
+            return Err(Box::new(Progress::Testing { near, tests, next, hits }));
+        }
+        let these = &tests[next..(next + piece).min(tests.len())];
+        if these.len() >= PARALLEL_TESTS && crate::parallel::cores() >= 2 {
+            let (first, second) = these.split_at(these.len() / 2);
+            let (more, rest) = crate::parallel::join(|| run(first), || run(second));
+            hits.extend(more);
+            hits.extend(rest);
+        } else {
+            hits.extend(run(these));
+        }
+        next += these.len();
+    }
     merge(&mut hits, 1e-7 * scale);
     hits.retain(|h| h.properness >= opts.properness_threshold);
-    hits.into_iter().map(|h| (h, to_local)).collect()
+    Ok(hits.into_iter().map(|h| (h, to_local)).collect())
 }
 
 /// The pieces of both bodies' faces (all, or those the broad phase keeps) that face the
@@ -553,6 +690,9 @@ const LONG_STEP: f64 = 0.05;
 /// The part of the step screened before [`GlideOptions::deadline`] can stop the screen.
 const DEADLINE_AFTER: f64 = 1.0 / 256.0;
 
+/// Exact tests a screen that may stop runs between looks at the clock (about a millisecond).
+const EXACT_PIECE: usize = 2048;
+
 /// Fewer exact tests than this run on one thread (a split's hand-over costs about as much as
 /// a few hundred tests of a microsecond or so).
 const PARALLEL_TESTS: usize = 256;
@@ -562,10 +702,42 @@ const PARALLEL_TESTS: usize = 256;
 /// pair whose faces below both nodes are all listed already is skipped (docs/glide.md,
 /// "Listing the near faces"): on surfaces pressed together each face is near tens of the
 /// other's.
+#[cfg(test)]
 fn near_faces(a: &GlideBody, b: &GlideBody, a_in_b: Pose, reach: f64) -> [Vec<u32>; 2] {
+    near_faces_from(a, b, a_in_b, reach, None, None).expect("without a stop the listing ends")
+}
+
+/// A listing of near faces [`near_faces_from`] stopped: the leaves listed, their faces, and
+/// the frontier pairs, of which those before `next` are done.
+#[derive(Clone, Debug)]
+struct NearListing {
+    listed: [Vec<bool>; 2],
+    near: [Vec<u32>; 2],
+    frontier: Vec<(u32, u32)>,
+    next: usize,
+}
+
+/// [`near_faces`], going on from `earlier`; with `stop`, each thread looks at it between the
+/// frontier pairs it takes (after [`NEAR_TAKEN_BEFORE_STOP`]) and the listing stops when it
+/// says so. The
+/// faces listed in the end are the same set however often it stopped: a leaf pair near enough
+/// lists its faces whichever pass gets there.
+fn near_faces_from(
+    a: &GlideBody,
+    b: &GlideBody,
+    a_in_b: Pose,
+    reach: f64,
+    earlier: Option<NearListing>,
+    stop: Option<&(dyn Fn() -> bool + Sync)>,
+) -> Result<[Vec<u32>; 2], Box<NearListing>> {
     let (tree_a, tree_b) = (a.collider.tree(), b.collider.tree());
-    let mut listed = [vec![false; tree_a.nodes().len()], vec![false; tree_b.nodes().len()]];
-    let mut near = [Vec::new(), Vec::new()];
+    let resumed = earlier.is_some();
+    let NearListing { mut listed, mut near, mut frontier, next } = earlier.unwrap_or_else(|| NearListing {
+        listed: [vec![false; tree_a.nodes().len()], vec![false; tree_b.nodes().len()]],
+        near: [Vec::new(), Vec::new()],
+        frontier: vec![(0, 0)],
+        next: 0,
+    });
     let rotation = DMat3::from_quat(a_in_b.rotation);
     let in_b = |o: &Obb| Obb {
         center: rotation * o.center + a_in_b.translation,
@@ -597,9 +769,8 @@ fn near_faces(a: &GlideBody, b: &GlideBody, a_in_b: Pose, reach: f64) -> [Vec<u3
     // Breadth first down to a frontier of pairs of about one depth, so that near a large
     // contact each frontier pair holds a small share of it (docs/glide.md, "Listing the near
     // faces on two threads").
-    let mut frontier = vec![(0u32, 0u32)];
     with_placed_boxes(|placed| {
-        while !frontier.is_empty() && frontier.len() < NEAR_FRONTIER {
+        while !resumed && !frontier.is_empty() && frontier.len() < NEAR_FRONTIER {
             let mut next = Vec::with_capacity(2 * frontier.len());
             for &pair in &frontier {
                 visit(pair, placed, &mut listed, &mut near, &mut next);
@@ -609,11 +780,15 @@ fn near_faces(a: &GlideBody, b: &GlideBody, a_in_b: Pose, reach: f64) -> [Vec<u3
     });
     // Then each frontier pair depth first, claimed one at a time: by this thread alone for its
     // first `NEAR_SPLIT_AFTER` box tests, then by both threads while any is left.
-    let claimed = AtomicUsize::new(0);
+    let claimed = AtomicUsize::new(next);
     let descend = |listed: &mut [Vec<bool>; 2], near: &mut [Vec<u32>; 2], tests_before_stop: usize| {
         with_placed_boxes(|placed| {
-            let (mut stack, mut tests) = (Vec::new(), 0);
+            let (mut stack, mut tests, mut taken) = (Vec::new(), 0, 0);
             while tests < tests_before_stop {
+                if taken >= NEAR_TAKEN_BEFORE_STOP && stop.is_some_and(|stop| stop()) {
+                    break;
+                }
+                taken += 1;
                 let Some(&pair) = frontier.get(claimed.fetch_add(1, Ordering::Relaxed)) else { break };
                 stack.push(pair);
                 while let Some(pair) = stack.pop() {
@@ -633,20 +808,32 @@ fn near_faces(a: &GlideBody, b: &GlideBody, a_in_b: Pose, reach: f64) -> [Vec<u3
         );
         for (m, theirs) in near.iter_mut().zip(their_near) {
             m.extend(theirs);
-            m.sort_unstable();
-            m.dedup();
         }
-        return near;
+        for (mine, theirs) in listed.iter_mut().zip(their_listed) {
+            mine.iter_mut().zip(theirs).for_each(|(x, y)| *x |= y);
+        }
+    } else {
+        descend(&mut listed, &mut near, usize::MAX);
     }
-    descend(&mut listed, &mut near, usize::MAX);
+    // Every pair claimed was descended to its end before its thread looked at `stop`.
+    let next = claimed.load(Ordering::Relaxed).min(frontier.len());
+    if next < frontier.len() {
+        return Err(Box::new(NearListing { listed, near, frontier, next }));
+    }
     for m in &mut near {
         m.sort_unstable();
+        m.dedup();
     }
-    near
+    Ok(near)
 }
 
 /// Box tests the near-face descent makes on one thread before the second joins in.
 const NEAR_SPLIT_AFTER: usize = 256;
+
+/// Frontier pairs each thread of a listing that may stop descends before it looks at the
+/// clock: with two threads, a listing ends within eight calls (and so a tiny budget's drags
+/// get somewhere).
+const NEAR_TAKEN_BEFORE_STOP: usize = 8;
 
 /// Pending pairs the near-face descent's breadth-first start leaves for the threads to claim.
 const NEAR_FRONTIER: usize = 128;

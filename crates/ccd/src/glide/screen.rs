@@ -99,7 +99,7 @@ struct Record {
 }
 
 /// What the screen found, and how much of it there was.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct ScreenOutput {
     pub candidates: PairMap<Candidate, Window>,
     /// Records made.
@@ -193,20 +193,9 @@ fn scan_with(
     cull: bool,
     cut: Cut,
 ) -> ScreenOutput {
-    let Buffers { points, lines, tiles, cut: rs, rows } = b;
-    // Step 3, in three passes: every piece's boundary projected to polylines; the tiles each
-    // body's chords, vertices and faces cover; runs made only where the other body is.
-    points.clear();
-    lines.clear();
-    for piece in pieces {
-        lines.push(project_piece(frame, piece, res, points));
-    }
     let mut out = ScreenOutput::default();
-    let Some(mut grid) = Tiles::new(points, res.pixel, tiles) else { return out };
-    grid.cull = cull;
-    for (line, piece) in lines.iter().zip(pieces) {
-        mark(line, piece, points, &grid, tiles, &mut out);
-    }
+    let Some(grid) = project(frame, pieces, res, b, cull, &mut out) else { return out };
+    let Buffers { points, lines, tiles, cut: rs, rows } = b;
     let quantile = match cut {
         Cut::Auto if points.len() >= PARALLEL_POINTS && crate::parallel::cores() >= 2 => Some(0.5),
         Cut::Auto => None,
@@ -242,6 +231,97 @@ fn scan_with(
         note(&mut out.candidates, c, w);
     }
     out
+}
+
+/// Step 3, in three passes: every piece's boundary projected to polylines (into `b`); the
+/// tiles each body's chords, vertices and faces cover; runs made only where the other body is.
+/// `None` when nothing projects to a finite place.
+fn project(
+    frame: &GlideFrame,
+    pieces: &[Piece],
+    res: ScreenResolution,
+    b: &mut Buffers,
+    cull: bool,
+    out: &mut ScreenOutput,
+) -> Option<Tiles> {
+    let Buffers { points, lines, tiles, .. } = b;
+    points.clear();
+    lines.clear();
+    for piece in pieces {
+        lines.push(project_piece(frame, piece, res, points));
+    }
+    let mut grid = Tiles::new(points, res.pixel, tiles)?;
+    grid.cull = cull;
+    for (line, piece) in lines.iter().zip(pieces) {
+        mark(line, piece, points, &grid, tiles, out);
+    }
+    Some(grid)
+}
+
+/// Bands of rows a screen that may stop is scanned in, two at a time (one per thread).
+pub const BANDS: usize = 8;
+const _: () = assert!(BANDS.is_multiple_of(2) && BANDS >= 2);
+
+/// [`scan`] a band of rows at a time, adding to `out`, from band `from` of [`BANDS`] on; after
+/// each round of two bands (at least one round), it stops when `stop()` says so and returns
+/// the band to go on from; `None` once the last band is scanned. A screen of fewer than
+/// [`PARALLEL_POINTS`] points, or on one core, is scanned whole at once. Rows are scanned apart
+/// from each other, so the bands' candidates together are the whole screen's; the bands are
+/// cut at the points' r quantiles, which a later call over the same pieces finds again
+/// (glide.md §11, "A screen that waits").
+pub fn scan_from(
+    frame: &GlideFrame,
+    pieces: &[Piece],
+    res: ScreenResolution,
+    from: usize,
+    stop: &dyn Fn() -> bool,
+    out: &mut ScreenOutput,
+) -> Option<usize> {
+    BUFFERS.with_borrow_mut(|b| {
+        let grid = project(frame, pieces, res, b, true, out)?;
+        let Buffers { points, lines, tiles, cut: rs, rows } = b;
+        let screen = Screen { pieces, lines, points, grid: &grid, tiles, res };
+        if points.len() < PARALLEL_POINTS || crate::parallel::cores() < 2 {
+            if from == 0 {
+                screen.scan_rows((i64::MIN, i64::MAX), rows, true, out);
+            }
+            return None;
+        }
+        let cuts = band_rows(points, res.pixel, rs);
+        let band = |k: usize| (if k == 0 { i64::MIN } else { cuts[k - 1] }, if k == BANDS - 1 { i64::MAX } else { cuts[k] - 1 });
+        let mut next = from;
+        while next < BANDS {
+            if next > from && stop() {
+                return Some(next);
+            }
+            let mut theirs = ScreenOutput::default();
+            crate::parallel::join(
+                || screen.scan_rows(band(next), rows, false, out),
+                || {
+                    BUFFERS.with(|cell| match cell.try_borrow_mut() {
+                        Ok(mut b) => screen.scan_rows(band(next + 1), &mut b.rows, false, &mut theirs),
+                        Err(_) => screen.scan_rows(band(next + 1), &mut RowBuffers::default(), false, &mut theirs),
+                    })
+                },
+            );
+            out.records += theirs.records;
+            out.chords_rasterized += theirs.chords_rasterized;
+            for (c, w) in theirs.candidates {
+                note(&mut out.candidates, c, w);
+            }
+            next += 2;
+        }
+        None
+    })
+}
+
+/// The rows the bands of [`scan_from`] start at after the first: those of the points' r at
+/// the quantiles `k / BANDS`, in increasing order.
+fn band_rows(points: &[Point], px: f64, rs: &mut Vec<f64>) -> [i64; BANDS - 1] {
+    rs.clear();
+    rs.extend(points.iter().map(|p| p[0]));
+    rs.sort_unstable_by(f64::total_cmp);
+    std::array::from_fn(|k| rs.get((rs.len().saturating_sub(1)) * (k + 1) / BANDS).map_or(0, |&r| row_of(r, px)))
 }
 
 /// The row of the points' `quantile` in r (0: the lowest, 1: the highest); 0 without points.

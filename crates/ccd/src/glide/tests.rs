@@ -375,3 +375,79 @@ fn a_past_deadline_screens_one_stretch_of_the_least_length() {
         assert_eq!(times(&report), times(&whole), "gap {gap}");
     }
 }
+
+/// A screen that may stop inside its stretch, called again and again with a deadline already
+/// past until it is done, finds exactly what one call without a deadline finds: the same
+/// collisions (times, points, features, properness) and the same candidates and exact tests.
+/// Two plates pressed together (a large contact, the screens that cost more than a frame)
+/// press, slide and turn; each case must stop inside the screen at least twice, so the bands
+/// of rows and the pieces of exact tests are what is checked.
+mod resumed {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn plate() -> &'static GlideBody {
+        static PLATE: std::sync::OnceLock<GlideBody> = std::sync::OnceLock::new();
+        PLATE.get_or_init(|| {
+            let mesh = MeshBuilder::new()
+                .tessellated_cuboid(Pose::IDENTITY, DVec3::new(1.0, 1.0, 0.1), [36, 36, 2])
+                .build()
+                .unwrap();
+            GlideBody::new(mesh)
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(6))]
+
+        #[test]
+        fn calls_stopped_by_the_deadline_find_what_one_call_finds(
+            gap in 1e-4..2e-3f64,
+            press in 3e-3..2e-2f64,
+            slide in prop::array::uniform2(-0.05..0.05f64),
+            turn in -0.05..0.05f64,
+            until_first in any::<bool>(),
+        ) {
+            let plate = plate();
+            let start = Pose::from_translation(DVec3::new(0.0, 0.0, 0.2 + gap));
+            let end = Pose::new(
+                DQuat::from_rotation_z(turn),
+                DVec3::new(slide[0], slide[1], 0.2 + gap - press),
+            );
+            let motion = Motion::new(start, end);
+            let calm = GlideOptions { until_first, ..GlideOptions::default() };
+            let hurried = GlideOptions { deadline: Some(Instant::now()), ..calm };
+            let (mut state, mut calls) = (None, 0);
+            let last = loop {
+                calls += 1;
+                prop_assert!(calls < 1000, "the calls must end");
+                match glide_collisions_resumable(plate, &still(), plate, &motion, &hurried, (0.0, 1.0), state) {
+                    Ok(report) => break report,
+                    Err(suspended) => state = Some(suspended),
+                }
+            };
+            prop_assert!(calls >= 3, "stopped {} times only", calls - 1);
+            // Past the deadline, no stretch starts after the first (the whole step, or the
+            // first of a long step's doubling stretches with `until_first`): one call without a
+            // deadline over that stretch screens it in one piece.
+            prop_assert_eq!(last.counters.sub_steps, 1);
+            let whole = glide_collisions_between(plate, &still(), plate, &motion, &calm, (0.0, last.screened_to));
+            prop_assert_eq!(whole.counters.sub_steps, 1);
+            prop_assert_eq!(last.screened_to, whole.screened_to);
+            prop_assert_eq!(last.counters.candidates, whole.counters.candidates);
+            prop_assert_eq!(last.counters.tests, whole.counters.tests);
+            // The plates press further than their gap: without `until_first` the step meets.
+            prop_assert!(until_first || !whole.collisions.is_empty());
+            let key = |r: &GlideReport| {
+                r.collisions
+                    .iter()
+                    .map(|c| {
+                        let k = c.contact;
+                        (k.time.to_bits(), k.point.to_array().map(f64::to_bits), k.kind.name(), k.feature_a, k.feature_b, c.properness.to_bits())
+                    })
+                    .collect::<Vec<_>>()
+            };
+            prop_assert_eq!(key(&last), key(&whole));
+        }
+    }
+}
