@@ -408,8 +408,7 @@ fn run_resumable(
             Ok(hits) => hits,
             Err(progress) => {
                 report.screened_to = from;
-                let suspended =
-                    GlideSuspended { counters: report.counters, resolution: report.resolution, progress };
+                let suspended = GlideSuspended { counters: report.counters, resolution: report.resolution, progress };
                 return (report, Some(suspended));
             }
         };

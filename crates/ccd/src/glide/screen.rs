@@ -288,7 +288,9 @@ pub fn scan_from(
             return None;
         }
         let cuts = band_rows(points, res.pixel, rs);
-        let band = |k: usize| (if k == 0 { i64::MIN } else { cuts[k - 1] }, if k == BANDS - 1 { i64::MAX } else { cuts[k] - 1 });
+        let band = |k: usize| {
+            (if k == 0 { i64::MIN } else { cuts[k - 1] }, if k == BANDS - 1 { i64::MAX } else { cuts[k] - 1 })
+        };
         let mut next = from;
         while next < BANDS {
             if next > from && stop() {
