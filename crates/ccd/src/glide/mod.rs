@@ -176,6 +176,8 @@ pub struct GlideCounters {
     pub tests: usize,
     /// Faces of both bodies the broad phase kept (0 when it kept nearly all).
     pub near_faces: usize,
+    /// Stretches after a call's first that the deadline stopped inside, their work dropped.
+    pub stretches_dropped: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -266,7 +268,8 @@ pub fn glide_collisions_between(
 /// `Err` then holds what it had done, and a call with the same bodies, motions, options and
 /// part of the step, given that back, goes on from there. What the calls find in the end is
 /// what one call without a deadline finds over the stretches they screened (glide.md §11,
-/// "A screen that waits").
+/// "A screen that waits"). A later stretch the deadline stops inside is dropped: `Ok`, screened
+/// up to where it began.
 pub fn glide_collisions_resumable(
     a: &GlideBody,
     motion_a: &Motion,
@@ -276,10 +279,43 @@ pub fn glide_collisions_resumable(
     (from, to): (f64, f64),
     resume: Option<GlideSuspended>,
 ) -> Result<GlideReport, GlideSuspended> {
+    let passed = || opts.deadline.is_some_and(|d| Instant::now() >= d);
+    resumable_by(a, motion_a, b, motion_b, opts, (from, to), resume, &passed)
+}
+
+/// [`glide_collisions_resumable`] with `passed` saying when the deadline has passed: the clock,
+/// or (in tests) a count of the looks at it, to stop at every point a call may stop at.
+#[allow(clippy::too_many_arguments)]
+fn resumable_by(
+    a: &GlideBody,
+    motion_a: &Motion,
+    b: &GlideBody,
+    motion_b: &Motion,
+    opts: &GlideOptions,
+    (from, to): (f64, f64),
+    resume: Option<GlideSuspended>,
+    passed: &(dyn Fn() -> bool + Sync),
+) -> Result<GlideReport, GlideSuspended> {
     let (from, to) = (from.clamp(0.0, 1.0), to.clamp(0.0, 1.0));
+    let span = (from, to.max(from));
     let (report, suspended) =
-        run_resumable(a, motion_a, b, motion_b, opts, Pairs::Screen, (from, to.max(from)), Resume::From(resume));
+        run_resumable(a, motion_a, b, motion_b, opts, Pairs::Screen, span, Resume::From(resume), passed);
     suspended.map_or(Ok(report), Err)
+}
+
+#[cfg(test)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn glide_collisions_resumable_by(
+    a: &GlideBody,
+    motion_a: &Motion,
+    b: &GlideBody,
+    motion_b: &Motion,
+    opts: &GlideOptions,
+    span: (f64, f64),
+    resume: Option<GlideSuspended>,
+    passed: &(dyn Fn() -> bool + Sync),
+) -> Result<GlideReport, GlideSuspended> {
+    resumable_by(a, motion_a, b, motion_b, opts, span, resume, passed)
 }
 
 /// A screen [`glide_collisions_resumable`] stopped inside its first stretch.
@@ -334,7 +370,10 @@ fn run(
     pairs: Pairs,
     span: (f64, f64),
 ) -> GlideReport {
-    run_resumable(a, motion_a, b, motion_b, opts, pairs, span, Resume::No).0
+    run_resumable(a, motion_a, b, motion_b, opts, pairs, span, Resume::No, &|| {
+        opts.deadline.is_some_and(|d| Instant::now() >= d)
+    })
+    .0
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -347,6 +386,7 @@ fn run_resumable(
     pairs: Pairs,
     (from, to): (f64, f64),
     resume: Resume,
+    past_deadline: &(dyn Fn() -> bool + Sync),
 ) -> (GlideReport, Option<GlideSuspended>) {
     let motion = GlideMotion::new(motion_a, motion_b);
     let mut report = GlideReport {
@@ -370,7 +410,6 @@ fn run_resumable(
             (true, Some(earlier.progress))
         }
     };
-    let past_deadline = || opts.deadline.is_some_and(|d| Instant::now() >= d);
     let pieces_needed = (span * motion.frame.theta() / FRAC_PI_2).ceil().max(1.0) as u32;
     // Doubling stretches (each turns at most θ/2 ≤ π/2, as pieces must) only for a long
     // step: a short one is screened whole, once.
@@ -403,9 +442,18 @@ fn run_resumable(
         if resumed.is_none() {
             report.counters.sub_steps += 1;
         }
-        let stop: Option<&(dyn Fn() -> bool + Sync)> = (may_stop && s0 == from).then_some(&past_deadline);
+        // The first stretch may stop inside and go on in a later call; a later one (where
+        // the call could stop before it) may stop too, and is then dropped: the bodies are
+        // moved before the next call, which screens from elsewhere.
+        let later = s0 - from >= DEADLINE_AFTER;
+        let stop: Option<&(dyn Fn() -> bool + Sync)> = (may_stop && (s0 == from || later)).then_some(past_deadline);
         let hits = match one_step(a, b, [a0, a1, b0, b1], opts, pairs, &mut report, resumed, stop) {
             Ok(hits) => hits,
+            Err(_) if s0 > from => {
+                report.screened_to = s0;
+                report.counters.stretches_dropped += 1;
+                break;
+            }
             Err(progress) => {
                 report.screened_to = from;
                 let suspended = GlideSuspended { counters: report.counters, resolution: report.resolution, progress };

@@ -438,16 +438,101 @@ mod resumed {
             prop_assert_eq!(last.counters.tests, whole.counters.tests);
             // The plates press further than their gap: without `until_first` the step meets.
             prop_assert!(until_first || !whole.collisions.is_empty());
-            let key = |r: &GlideReport| {
-                r.collisions
-                    .iter()
-                    .map(|c| {
-                        let k = c.contact;
-                        (k.time.to_bits(), k.point.to_array().map(f64::to_bits), k.kind.name(), k.feature_a, k.feature_b, c.properness.to_bits())
-                    })
-                    .collect::<Vec<_>>()
-            };
             prop_assert_eq!(key(&last), key(&whole));
         }
+    }
+    /// The bits of a report's collisions.
+    fn key(r: &GlideReport) -> Vec<(u64, [u64; 3], &'static str, u32, u32, u64)> {
+        r.collisions
+            .iter()
+            .map(|c| {
+                let k = c.contact;
+                (
+                    k.time.to_bits(),
+                    k.point.to_array().map(f64::to_bits),
+                    k.kind.name(),
+                    k.feature_a,
+                    k.feature_b,
+                    c.properness.to_bits(),
+                )
+            })
+            .collect()
+    }
+
+    /// A long step (doubling stretches) of a plate sliding far over another while pressing
+    /// onto it, with the deadline passing at each look at the clock in turn: a call resumed
+    /// until it answers either screened past the stretch the call without a deadline found
+    /// the first contact in, and found exactly its collisions, or stopped before it and found
+    /// none. Where the deadline stops a stretch after the first, the call answers, screened
+    /// up to where that stretch began (a stretch the call could have stopped before); some
+    /// of the deadlines must do that, so that is what is checked.
+    #[test]
+    fn a_later_stretch_the_deadline_stops_inside_is_dropped_and_the_ones_before_stand() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let plate = {
+            let mesh = MeshBuilder::new()
+                .tessellated_cuboid(Pose::IDENTITY, DVec3::new(1.0, 1.0, 0.1), [16, 16, 2])
+                .build()
+                .unwrap();
+            GlideBody::new(mesh)
+        };
+        let mut dropped = 0;
+        for (gap, press) in [(2e-3, 4e-3), (2e-3, 1e-3)] {
+            let start = Pose::from_translation(DVec3::new(0.0, 0.0, 0.2 + gap));
+            let end = Pose::new(DQuat::from_rotation_z(0.02), DVec3::new(0.4, 0.1, 0.2 + gap - press));
+            let motion = Motion::new(start, end);
+            // A deadline that never passes: the same stretches as under any deadline.
+            let opts = GlideOptions {
+                until_first: true,
+                deadline: Some(Instant::now() + std::time::Duration::from_secs(3600)),
+                ..GlideOptions::default()
+            };
+            let looks = AtomicUsize::new(0);
+            let count = || {
+                looks.fetch_add(1, Ordering::Relaxed);
+                false
+            };
+            let whole =
+                glide_collisions_resumable_by(&plate, &still(), &plate, &motion, &opts, (0.0, 1.0), None, &count)
+                    .expect("a deadline that never passes never stops a call");
+            assert!(whole.counters.sub_steps >= 3, "a long step: {:?}", whole.counters);
+            // Pressing further than the gap, the plates meet; pressing less, they do not.
+            assert_eq!(whole.collisions.is_empty(), press < gap, "{:?}", whole.counters);
+            let all_looks = looks.load(Ordering::Relaxed);
+            // About thirty budgets spread over all the looks, the last one never running out.
+            let stride = (all_looks / 30).max(1);
+            for k in (0..=all_looks).step_by(stride).chain([all_looks]) {
+                let (mut state, mut calls) = (None, 0);
+                let last = loop {
+                    calls += 1;
+                    assert!(calls < 1000, "the calls must end");
+                    // Each call (a frame) has its own budget of `k` looks.
+                    looks.store(0, Ordering::Relaxed);
+                    let hurried = || looks.fetch_add(1, Ordering::Relaxed) >= k;
+                    match glide_collisions_resumable_by(
+                        &plate,
+                        &still(),
+                        &plate,
+                        &motion,
+                        &opts,
+                        (0.0, 1.0),
+                        state,
+                        &hurried,
+                    ) {
+                        Ok(report) => break report,
+                        Err(suspended) => state = Some(suspended),
+                    }
+                };
+                dropped += last.counters.stretches_dropped;
+                assert!(last.screened_to >= DEADLINE_AFTER, "k {k}: {}", last.screened_to);
+                if last.screened_to >= whole.screened_to {
+                    assert_eq!(last.screened_to, whole.screened_to, "k {k}");
+                    assert_eq!(key(&last), key(&whole), "k {k}");
+                } else {
+                    assert!(last.collisions.is_empty(), "k {k}: found before {}", last.screened_to);
+                }
+            }
+        }
+        assert!(dropped > 0, "no deadline stopped a later stretch");
     }
 }
