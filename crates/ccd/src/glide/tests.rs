@@ -441,8 +441,11 @@ mod resumed {
             prop_assert_eq!(key(&last), key(&whole));
         }
     }
+    /// One collision's bits: time, point, kind, features, properness.
+    type CollisionBits = (u64, [u64; 3], &'static str, u32, u32, u64);
+
     /// The bits of a report's collisions.
-    fn key(r: &GlideReport) -> Vec<(u64, [u64; 3], &'static str, u32, u32, u64)> {
+    fn key(r: &GlideReport) -> Vec<CollisionBits> {
         r.collisions
             .iter()
             .map(|c| {
