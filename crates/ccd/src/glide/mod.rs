@@ -286,7 +286,7 @@ pub fn glide_collisions_resumable(
 /// [`glide_collisions_resumable`] with `passed` saying when the deadline has passed: the clock,
 /// or (in tests) a count of the looks at it, to stop at every point a call may stop at.
 #[allow(clippy::too_many_arguments)]
-fn resumable_by(
+pub(crate) fn resumable_by(
     a: &GlideBody,
     motion_a: &Motion,
     b: &GlideBody,
@@ -301,21 +301,6 @@ fn resumable_by(
     let (report, suspended) =
         run_resumable(a, motion_a, b, motion_b, opts, Pairs::Screen, span, Resume::From(resume), passed);
     suspended.map_or(Ok(report), Err)
-}
-
-#[cfg(test)]
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn glide_collisions_resumable_by(
-    a: &GlideBody,
-    motion_a: &Motion,
-    b: &GlideBody,
-    motion_b: &Motion,
-    opts: &GlideOptions,
-    span: (f64, f64),
-    resume: Option<GlideSuspended>,
-    passed: &(dyn Fn() -> bool + Sync),
-) -> Result<GlideReport, GlideSuspended> {
-    resumable_by(a, motion_a, b, motion_b, opts, span, resume, passed)
 }
 
 /// A screen [`glide_collisions_resumable`] stopped inside its first stretch.

@@ -495,9 +495,8 @@ mod resumed {
                 looks.fetch_add(1, Ordering::Relaxed);
                 false
             };
-            let whole =
-                glide_collisions_resumable_by(&plate, &still(), &plate, &motion, &opts, (0.0, 1.0), None, &count)
-                    .expect("a deadline that never passes never stops a call");
+            let whole = resumable_by(&plate, &still(), &plate, &motion, &opts, (0.0, 1.0), None, &count)
+                .expect("a deadline that never passes never stops a call");
             assert!(whole.counters.sub_steps >= 3, "a long step: {:?}", whole.counters);
             // Pressing further than the gap, the plates meet; pressing less, they do not.
             assert_eq!(whole.collisions.is_empty(), press < gap, "{:?}", whole.counters);
@@ -512,16 +511,7 @@ mod resumed {
                     // Each call (a frame) has its own budget of `k` looks.
                     looks.store(0, Ordering::Relaxed);
                     let hurried = || looks.fetch_add(1, Ordering::Relaxed) >= k;
-                    match glide_collisions_resumable_by(
-                        &plate,
-                        &still(),
-                        &plate,
-                        &motion,
-                        &opts,
-                        (0.0, 1.0),
-                        state,
-                        &hurried,
-                    ) {
+                    match resumable_by(&plate, &still(), &plate, &motion, &opts, (0.0, 1.0), state, &hurried) {
                         Ok(report) => break report,
                         Err(suspended) => state = Some(suspended),
                     }
