@@ -1850,6 +1850,13 @@ impl World {
             _ => 1.0,
         };
         let mut earlier_answers = screens.map(|s| s.answers.into_iter());
+        // Whether a glide screen ran in this call (a resumed sub-step's may all be held).
+        let mut screened_now = false;
+        // A move that waits for its refresh holds the glide answers (all done by then), so
+        // that the next drag screens nothing and reaches the same poses (§4).
+        let held = |answers: Vec<ScreenAnswer>| {
+            (narrow_phase == NarrowPhase::Glide).then_some(Screens { to: glide_to, answers })
+        };
         for (k, &(i, j)) in pairs.iter().enumerate() {
             let (a, b) = (&self.bodies[i], &self.bodies[j]);
             let (mi, mj) = (motion_of(i), motion_of(j));
@@ -1892,6 +1899,7 @@ impl World {
                                 _ => None,
                             };
                             let (ga, gb) = (a.glide_body(), b.glide_body());
+                            screened_now = true;
                             match glide_collisions_resumable(ga, &mi, gb, &mj, &opts, (plan.at, glide_to), state) {
                                 Ok(r) => {
                                     report.glide_tests += r.counters.tests as u64;
@@ -1937,10 +1945,11 @@ impl World {
             // twelfth doubled (a screen's cost grows with how far the bodies move over it),
             // down to 1/32 of the sub-step: what a screen costs however short its stretch
             // is not cut by shorter stretches, and a sub-step must end.
+            // Held answers (a move that waited for its refresh) say nothing of that cost.
             let took = clock.elapsed();
-            if took > budget / 3 {
+            if screened_now && took > budget / 3 {
                 self.glide_stretch_halvings = (self.glide_stretch_halvings + 1).min(MAX_GLIDE_HALVINGS);
-            } else if took < budget / 12 {
+            } else if screened_now && took < budget / 12 {
                 self.glide_stretch_halvings = self.glide_stretch_halvings.saturating_sub(1);
             }
             // Screened up to where the stretch ended, or where the deadline stopped a pair's
@@ -2004,7 +2013,7 @@ impl World {
                 Placed::Kept => {}
                 // As a whole move undone (below): the sub-step got nowhere, a shorter one next.
                 Placed::Undone => return Moved::Blocked { time: 0.0, linearisation: true },
-                Placed::Waiting => return self.wait_for_refresh(plan, queries, report),
+                Placed::Waiting => return self.wait_for_refresh(plan, queries, held(answers), report),
             }
             record(report, t);
             if let Some(budget) = self.budget {
@@ -2025,7 +2034,7 @@ impl World {
             match self.place_or_undo((movers, moving), &previous, end, None, report) {
                 Placed::Kept => {}
                 Placed::Undone => return Moved::Blocked { time: 0.0, linearisation: true },
-                Placed::Waiting => return self.wait_for_refresh(plan, queries, report),
+                Placed::Waiting => return self.wait_for_refresh(plan, queries, held(answers), report),
             }
             record(report, 1.0);
             return if *shortened { Moved::Shortened } else { Moved::Full { closed_gap, constrained } };
@@ -2067,7 +2076,7 @@ impl World {
             match self.place_or_undo((movers, moving), &previous, pose_at, Some((pairs, seated)), report) {
                 Placed::Kept => record(report, t_b),
                 Placed::Undone => {}
-                Placed::Waiting => return self.wait_for_refresh(plan, queries, report),
+                Placed::Waiting => return self.wait_for_refresh(plan, queries, held(answers), report),
             }
         }
         // Near-simultaneous contacts of the hitting pair (of the motions alone: where the bodies
@@ -2146,10 +2155,9 @@ impl World {
         };
         put_all(self, &mut moving.iter().map(|&b| (b, pose_of(b))));
         let overlap = overlap.is_some_and(|(pairs, seated)| self.movers_overlap(pairs, seated, moving));
-        // Only the grabbed part moving, with the exact CCD (whose answers the resumed sub-step
-        // holds): the glide screen's stretches depend on what the last screens cost.
-        let budget =
-            self.budget.filter(|_| !self.settings.push_others && self.settings.narrow_phase == NarrowPhase::Exact);
+        // Only the grabbed part moving: the resumed sub-step holds its queries' answers (the
+        // exact CCD's, or the glide screens'), so the next drag reaches the same poses.
+        let budget = self.budget.filter(|_| !self.settings.push_others);
         let Some(replaced) = self.refresh_budgeted(movers, budget, true, report) else {
             put_all(self, &mut previous.iter().copied());
             self.fresh = whole;
@@ -2170,9 +2178,15 @@ impl World {
 
     /// A move that waits for the refresh at its poses: the sub-step is suspended with its
     /// queries held, so that the next drag reaches the same poses (docs/solver.md §4).
-    fn wait_for_refresh(&mut self, plan: Planned, queries: Queries, report: &mut StepReport) -> Moved {
+    fn wait_for_refresh(
+        &mut self,
+        plan: Planned,
+        queries: Queries,
+        screens: Option<Screens>,
+        report: &mut StepReport,
+    ) -> Moved {
         let body = self.budget.map_or(plan.movers[0], |b| b.body);
-        self.suspended = Some(SuspendedStep { body, plan, queries, hold: true, screens: None });
+        self.suspended = Some(SuspendedStep { body, plan, queries, hold: true, screens });
         report.out_of_time = true;
         report.waiting_for_refresh = true;
         Moved::OutOfTime

@@ -7,7 +7,7 @@ mod common;
 use common::*;
 use glam::DVec3;
 use mockup_ccd::{Collider, MeshBuilder, Pose};
-use mockup_solver::{SolverSettings, StepReport, World};
+use mockup_solver::{NarrowPhase, SolverSettings, StepReport, World};
 use std::sync::Arc;
 
 /// Drags until the drag is not out of time (at most `frames` calls); the last report, the
@@ -314,7 +314,23 @@ fn a_suspended_sub_step_toward_an_old_target_does_not_end_the_drag() {
 /// drag ends.
 #[test]
 fn a_move_waits_for_the_refresh_at_its_poses() {
-    let build = || plate_on_blocks(false);
+    moves_wait_for_their_refresh(NarrowPhase::Exact);
+}
+
+/// The same with the glide screen: the waiting sub-step holds the screens' answers, so the
+/// next drag screens nothing and reaches the same poses.
+#[test]
+fn a_glide_move_waits_for_the_refresh_at_its_poses() {
+    moves_wait_for_their_refresh(NarrowPhase::Glide);
+}
+
+fn moves_wait_for_their_refresh(narrow_phase: NarrowPhase) {
+    let build = || {
+        let (mut w, p) = plate_on_blocks(false);
+        let s = *w.settings();
+        w.set_settings(SolverSettings { narrow_phase, ..s }).unwrap();
+        (w, p)
+    };
     let (mut free, p) = build();
     let (mut tight, _) = build();
     with_work_budget(&mut tight, 200);
@@ -326,7 +342,7 @@ fn a_move_waits_for_the_refresh_at_its_poses() {
         turned,
         Pose::from_translation(DVec3::new(-0.3, 0.0, 1.5)),
     ];
-    let mut waited = 0;
+    let (mut waited, mut screened) = (0, 0);
     for target in targets {
         for _ in 0..5 {
             free.drag(p, target).unwrap();
@@ -337,6 +353,7 @@ fn a_move_waits_for_the_refresh_at_its_poses() {
                 let before = tight.body(p).unwrap().pose;
                 let r = tight.drag(p, target).unwrap();
                 let now = tight.body(p).unwrap().pose;
+                screened += r.glide_tests;
                 if r.waiting_for_refresh {
                     waited += 1;
                     assert!(r.out_of_time && r.suspended);
@@ -369,6 +386,7 @@ fn a_move_waits_for_the_refresh_at_its_poses() {
         }
     }
     assert!(waited > 10, "{waited} drags waited for a refresh: the budget did not bite there");
+    assert_eq!(screened > 0, narrow_phase == NarrowPhase::Glide, "{screened} glide tests");
 }
 
 /// A block tilted into a floor, one bottom edge 0.7 εb deep and the other 5 εb: classifying
