@@ -325,6 +325,8 @@ fn scene_file(which: &str) {
 }
 
 fn main() {
+    // As the app starts (`src/main.rs`).
+    mockup_solver::memory::map_large_allocations();
     let which = std::env::var("DRAG_FRAME").unwrap_or_else(|_| "car_door,glide,cad".into());
     // Criterion passes --bench; nothing else is read.
     for w in which.split(',') {

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 const USAGE: &str = "usage: mockup [SCENE.ron | MESHES.obj|.stl|.gltf|.glb]   (no argument: the built-in car_door)";
 
 fn main() -> AppExit {
+    mockup_solver::memory::map_large_allocations();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let origin = match args.as_slice() {
         [] => Origin::BuiltIn,

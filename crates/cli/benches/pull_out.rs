@@ -22,6 +22,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 fn main() {
+    // As `mockup-cli` and the app start.
+    mockup_solver::memory::map_large_allocations();
     let which = std::env::var("PULL_OUT").ok();
     for (parts, detail) in [(115, 2), (1000, 4)] {
         if which.as_deref().is_some_and(|w| w != parts.to_string()) {

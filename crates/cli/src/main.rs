@@ -12,6 +12,7 @@ fn usage() -> String {
 }
 
 fn main() {
+    mockup_solver::memory::map_large_allocations();
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let result = match argv.first().map(String::as_str) {
         Some("toi") => toi::run(&argv[1..]),

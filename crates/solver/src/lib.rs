@@ -6,6 +6,7 @@
 mod contact;
 pub mod gauss;
 mod mass;
+pub mod memory;
 mod patch;
 mod settings;
 mod world;
