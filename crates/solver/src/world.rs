@@ -2268,10 +2268,12 @@ impl World {
                 ContactKind::VertexVertex | ContactKind::VertexVertexForB => Place::Vertex(feature),
             };
             let w_local = b.pose.inverse().transform_vector(w);
-            let side = sides.side(place, w_local);
+            // One search of the place's neighbourhood for both (a base plate held by its
+            // screws reads some 50,000 touching contacts a solve round).
+            let (side, nearest) = sides.side_and_normal(place, w_local);
             let normal = match place {
                 Place::Face(_) => None,
-                _ => w_local.try_normalize().and_then(|u| sides.nearest_normal(place, u)).map(|n| {
+                _ => nearest.map(|n| {
                     let n = b.pose.transform_vector(n);
                     if on_j { n } else { -n }
                 }),

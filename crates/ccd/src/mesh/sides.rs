@@ -402,13 +402,21 @@ impl<'a> Sides<'a> {
     /// Aanæs). Directions within rounding of the surface run `Along` it; at non-manifold
     /// places and folds (nearest a fold edge) the side is `Unknown`.
     pub fn side(&self, place: Place, w: DVec3) -> Side {
-        let Some(w) = w.try_normalize() else { return Side::Along };
-        match self.nearest_normal(place, w) {
+        self.side_and_normal(place, w).0
+    }
+
+    /// [`Sides::side`] and the pseudonormal it was read by (`nearest_normal` of the unit `w`;
+    /// `None` for no motion), from one search of the place's neighbourhood.
+    pub fn side_and_normal(&self, place: Place, w: DVec3) -> (Side, Option<DVec3>) {
+        let Some(w) = w.try_normalize() else { return (Side::Along, None) };
+        let n = self.nearest_normal(place, w);
+        let side = match n {
             None => Side::Unknown,
             Some(n) if w.dot(n) > IN_PLANE => Side::Outside,
             Some(n) if w.dot(n) < -IN_PLANE => Side::Inside,
             Some(_) => Side::Along,
-        }
+        };
+        (side, n)
     }
 
     /// The pseudonormal of the surface nearest `p + εw` (p at `place`, ε → 0⁺, `w` unit): the
