@@ -1672,17 +1672,23 @@ impl World {
             }
             rounds += 1;
             let before = candidates.len();
-            for &k in &spare {
-                let c = self.contacts[k];
-                let w = relative_motion(&c, &slot, &frames, &solution.displacements);
-                if let (Side::Inside, n) = self.touching_side(&c, w) {
-                    let n = n.unwrap_or(c.normal);
-                    let rows = rows_of.entry(k).or_default();
-                    let known = rows.iter().any(|&r| candidates[r].normal.dot(n) > 1.0 - 1e-9);
-                    if !known {
-                        rows.push(candidates.len());
-                        candidates.push(ContactPoint { normal: n, ..c });
-                    }
+            // Each spare contact's side is read apart from the others (50,000 for a base
+            // plate held by its screws), so on two threads; the rows are added in order.
+            let pressed = mockup_ccd::parallel::map(&spare, 256, |&k| {
+                let c = &self.contacts[k];
+                let w = relative_motion(c, &slot, &frames, &solution.displacements);
+                match self.touching_side(c, w) {
+                    (Side::Inside, n) => Some(n.unwrap_or(c.normal)),
+                    _ => None,
+                }
+            });
+            for (&k, n) in spare.iter().zip(pressed) {
+                let Some(n) = n else { continue };
+                let rows = rows_of.entry(k).or_default();
+                let known = rows.iter().any(|&r| candidates[r].normal.dot(n) > 1.0 - 1e-9);
+                if !known {
+                    rows.push(candidates.len());
+                    candidates.push(ContactPoint { normal: n, ..self.contacts[k] });
                 }
             }
             if candidates.len() == before {
@@ -2551,7 +2557,7 @@ fn rows(
     tie: f64,
     band: f64,
     preference: impl Fn(&ContactPoint) -> f64,
-    presses: impl Fn(&ContactPoint, &[DVec3]) -> Option<DVec3>,
+    presses: impl Fn(&ContactPoint, &[DVec3]) -> Option<DVec3> + Sync,
 ) -> Chosen {
     let nearest = nearest(contacts, band);
     let mut tied: FeatureMap<Vec<usize>> = FeatureMap::default();
@@ -2579,6 +2585,14 @@ fn rows(
             beyond.push(k);
         }
     }
+    // Whether the motion presses in at each touching feature's contacts: each read apart from
+    // the others (some 50,000 for a base plate held by its screws), so on two threads.
+    let touching: Vec<usize> =
+        tied.iter().filter(|(f, _)| -nearest[*f].1 <= tie).flat_map(|(_, ks)| ks.iter().copied()).collect();
+    let mut pressed_alone: Vec<Option<DVec3>> = vec![None; contacts.len()];
+    for (&k, n) in touching.iter().zip(mockup_ccd::parallel::map(&touching, 256, |&k| presses(&contacts[k], &[]))) {
+        pressed_alone[k] = n;
+    }
     for (feature, ks) in &tied {
         // Inside already, its depth is the nearest reading's, kept by any one; touching, it
         // must not be pressed in anywhere it touches: at a convex edge or corner one face's
@@ -2592,7 +2606,7 @@ fn rows(
         // Where the motion presses in at its place, even the first row takes the normal of the
         // surface nearest the motion there.
         let pressed: Vec<Option<DVec3>> =
-            if inside { vec![None; ks.len()] } else { ks.iter().map(|&k| presses(&contacts[k], &[])).collect() };
+            if inside { vec![None; ks.len()] } else { ks.iter().map(|&k| pressed_alone[k]).collect() };
         let at_best = ks.iter().position(|&k| k == best).and_then(|i| pressed[i]);
         let mut chosen: Vec<(usize, Option<DVec3>)> = vec![(best, at_best)];
         if pressed.iter().any(Option::is_some) {
