@@ -1588,6 +1588,7 @@ impl World {
         // normals), takes a touching feature into the other part at `c`'s place; if so, the
         // normal of the surface nearest that motion there (§3: rows are added until the
         // motion, slid along them, presses in nowhere).
+        // `Some(None)`: pressed in at a face's inside, the contact's own normal its row's.
         let presses = |c: &ContactPoint, along: &[DVec3]| {
             let unconstrained = relative(c);
             let mut w = unconstrained;
@@ -1604,16 +1605,18 @@ impl World {
                 }
             }
             match self.touching_side(c, w) {
-                (Side::Inside, normal) => Some(self.own_edges_enter(c, w).or(normal).unwrap_or(c.normal)),
+                (Side::Inside, normal) => Some(self.own_edges_enter(c, w).or(normal)),
                 _ => None,
             }
         };
         let tie = 0.25 * s.repositioning;
-        let Chosen { rows: chosen, tied: spare, beyond } = rows(&self.contacts, tie, s.breaking, wanted, presses);
+        let readings = self.readings(&slot);
+        let Chosen { rows: chosen, tied: spare, beyond } =
+            rows(&self.contacts, tie, s.breaking, &readings, wanted, presses);
         // Each contact's candidate rows (to add a touching contact's row only once a normal):
         // looked up per contact, not by a scan of every row, which made a base plate's 51,000
         // contacts cost 0.2–1.5 s a solve.
-        let mut rows_of: HashMap<usize, Vec<usize>> = HashMap::new();
+        let mut rows_of: HashMap<usize, Vec<usize>, foldhash::fast::FixedState> = HashMap::default();
         for (r, &(k, _)) in chosen.iter().enumerate() {
             rows_of.entry(k).or_default().push(r);
         }
@@ -1625,12 +1628,15 @@ impl World {
         // A touching row at an edge or corner of the other part that the motion does not
         // press into holds with the surface nearest the motion there (§3): its normal, not
         // the normal of whichever face the contact was read against. Each is read apart from
-        // the others (hundreds when a part is pulled out of its holes), so on two threads.
+        // the others (hundreds when a part is pulled out of its holes), so on two threads,
+        // once per reading.
         let touching: Vec<usize> = (0..chosen.len())
             .filter(|&r| chosen[r].1.is_none() && candidates[r].seated && candidates[r].separation == 0.0)
             .collect();
-        let normals = mockup_ccd::parallel::map(&touching, 64, |&r| {
-            let c = &candidates[r];
+        let touching_contacts: Vec<usize> = touching.iter().map(|&r| chosen[r].0).collect();
+        let normals = readings.each(&touching_contacts, 64, |k| {
+            // The row is the contact itself (its own normal): the contact's reading is the row's.
+            let c = &self.contacts[k];
             let w = relative(c);
             match self.touching_side(c, w) {
                 // Unless the vertex's own edges would go in past the place (§3, "A vertex's
@@ -1673,17 +1679,19 @@ impl World {
             rounds += 1;
             let before = candidates.len();
             // Each spare contact's side is read apart from the others (50,000 for a base
-            // plate held by its screws), so on two threads; the rows are added in order.
-            let pressed = mockup_ccd::parallel::map(&spare, 256, |&k| {
+            // plate held by its screws, 8,000 readings), so on two threads, once per
+            // reading; the rows are added in order.
+            let pressed = readings.each(&spare, 256, |k| {
                 let c = &self.contacts[k];
                 let w = relative_motion(c, &slot, &frames, &solution.displacements);
                 match self.touching_side(c, w) {
-                    (Side::Inside, n) => Some(n.unwrap_or(c.normal)),
+                    (Side::Inside, n) => Some(n),
                     _ => None,
                 }
             });
             for (&k, n) in spare.iter().zip(pressed) {
                 let Some(n) = n else { continue };
+                let n = n.unwrap_or(self.contacts[k].normal);
                 let rows = rows_of.entry(k).or_default();
                 let known = rows.iter().any(|&r| candidates[r].normal.dot(n) > 1.0 - 1e-9);
                 if !known {
@@ -2254,6 +2262,41 @@ impl World {
         scale
     }
 
+    /// Which contacts of the set read alike in a plan whose movers `slot` names (docs/
+    /// solver.md §4, "Contacts that read alike are read once"): a vertex's contacts read at
+    /// the same place of the same part, with the same points where a mover carries them. Each
+    /// edge/edge contact, and each of a pair not in contact from the start, is its own.
+    fn readings(&self, slot: &[Option<usize>]) -> Readings {
+        let bits = |p: DVec3| p.to_array().map(f64::to_bits);
+        let keys = mockup_ccd::parallel::map(&self.contacts, 1024, |c| {
+            if !c.seated {
+                return None;
+            }
+            let (_, place, vertex_point, on_j) = self.vertex_place(c)?;
+            let (vertex, look, look_point) =
+                if on_j { (c.feature_i, c.body_j, c.point_j) } else { (c.feature_j, c.body_i, c.point_i) };
+            let look_point = slot[look].is_some().then(|| bits(look_point));
+            Some((c.body_i, c.body_j, on_j, vertex, bits(vertex_point), place, look_point))
+        });
+        let mut ids: HashMap<_, u32, foldhash::fast::FixedState> = HashMap::default();
+        let mut count = 0u32;
+        let id = keys
+            .into_iter()
+            .map(|key| {
+                let next = count;
+                let id = match key {
+                    Some(key) => *ids.entry(key).or_insert(next),
+                    None => next,
+                };
+                if id == next {
+                    count += 1;
+                }
+                id
+            })
+            .collect();
+        Readings { id, count: count as usize }
+    }
+
     /// For a contact of a pair in contact from the start and a relative motion `w` of i's point
     /// against j's (world): which side of the other part's surface (the part its feature may
     /// be inside of) the motion leads to at the place the contact touches it, and, when that
@@ -2556,9 +2599,12 @@ fn rows(
     contacts: &[ContactPoint],
     tie: f64,
     band: f64,
-    preference: impl Fn(&ContactPoint) -> f64,
-    presses: impl Fn(&ContactPoint, &[DVec3]) -> Option<DVec3> + Sync,
+    readings: &Readings,
+    preference: impl Fn(&ContactPoint) -> f64 + Sync,
+    presses: impl Fn(&ContactPoint, &[DVec3]) -> Option<Option<DVec3>> + Sync,
 ) -> Chosen {
+    // A contact pressed in with no normal of its own place's (inside a face): its own.
+    let normal = |k: usize, n: Option<Option<DVec3>>| n.map(|n| n.unwrap_or(contacts[k].normal));
     let nearest = nearest(contacts, band);
     let mut tied: FeatureMap<Vec<usize>> = FeatureMap::default();
     let mut keep: Vec<(usize, Option<DVec3>)> = Vec::with_capacity(contacts.len());
@@ -2586,14 +2632,18 @@ fn rows(
         }
     }
     // Whether the motion presses in at each touching feature's contacts: each read apart from
-    // the others (some 50,000 for a base plate held by its screws), so on two threads.
+    // the others (some 50,000 for a base plate held by its screws), so on two threads, once
+    // per reading.
     let touching: Vec<usize> =
         tied.iter().filter(|(f, _)| -nearest[*f].1 <= tie).flat_map(|(_, ks)| ks.iter().copied()).collect();
     let mut pressed_alone: Vec<Option<DVec3>> = vec![None; contacts.len()];
-    for (&k, n) in touching.iter().zip(mockup_ccd::parallel::map(&touching, 256, |&k| presses(&contacts[k], &[]))) {
-        pressed_alone[k] = n;
+    for (&k, n) in touching.iter().zip(readings.each(&touching, 256, |k| presses(&contacts[k], &[]))) {
+        pressed_alone[k] = normal(k, n);
     }
-    for (feature, ks) in &tied {
+    // Each feature's rows are chosen apart from the others' (some 8,000 touching features of
+    // a base plate), so on two threads.
+    let features: Vec<(&Feature, &Vec<usize>)> = tied.iter().collect();
+    let per_feature = mockup_ccd::parallel::map(&features, 256, |&(feature, ks)| {
         // Inside already, its depth is the nearest reading's, kept by any one; touching, it
         // must not be pressed in anywhere it touches: at a convex edge or corner one face's
         // row does (outside either face is outside), at a reflex edge or an inner corner it
@@ -2602,7 +2652,7 @@ fn rows(
         let best_of = |ks: &mut dyn Iterator<Item = usize>| {
             ks.max_by(|&x, &y| preference(&contacts[x]).total_cmp(&preference(&contacts[y])))
         };
-        let Some(best) = best_of(&mut ks.iter().copied()) else { continue };
+        let best = best_of(&mut ks.iter().copied())?;
         // Where the motion presses in at its place, even the first row takes the normal of the
         // surface nearest the motion there.
         let pressed: Vec<Option<DVec3>> =
@@ -2615,16 +2665,22 @@ fn rows(
             // least deepened first, with the normal of the surface nearest that motion there.
             for _ in 0..ks.len().min(4) {
                 let along: Vec<DVec3> = chosen.iter().map(|&(k, n)| n.unwrap_or(contacts[k].normal)).collect();
+                let slid = readings.each(ks, usize::MAX, |k| presses(&contacts[k], &along));
                 let next = ks
                     .iter()
-                    .filter_map(|&k| presses(&contacts[k], &along).map(|n| (k, n)))
+                    .zip(slid)
+                    .filter_map(|(&k, n)| normal(k, n).map(|n| (k, n)))
                     .filter(|&(_, n)| along.iter().all(|a| a.dot(n) < 1.0 - 1e-9))
                     .max_by(|x, y| preference(&contacts[x.0]).total_cmp(&preference(&contacts[y.0])));
                 let Some((k, n)) = next else { break };
                 chosen.push((k, Some(n)));
             }
         }
-        if !inside {
+        Some((chosen, !inside))
+    });
+    for ((_, ks), chosen) in features.iter().zip(per_feature) {
+        let Some((chosen, touching)) = chosen else { continue };
+        if touching {
             spare.extend(ks.iter().copied());
         }
         keep.extend(chosen);
@@ -2636,6 +2692,49 @@ fn rows(
     Chosen { rows: keep, tied: spare, beyond }
 }
 
+/// Which contacts read alike (`World::readings`): contacts with the same id give the same
+/// answer to every side reading of one plan.
+struct Readings {
+    id: Vec<u32>,
+    count: usize,
+}
+
+impl Readings {
+    /// `read` of each contact of `items`, computed for the first contact of each reading
+    /// (on two threads when there are at least `min` of them) and given to the others.
+    fn each<U: Clone + Send>(&self, items: &[usize], min: usize, read: impl Fn(usize) -> U + Sync) -> Vec<U> {
+        let mut read_first: Vec<usize> = Vec::new();
+        let which: Vec<u32> = if items.len() <= 32 {
+            // A feature's few contacts (`rows`): a look along them, not a table of every id.
+            let mut which = Vec::with_capacity(items.len());
+            for &k in items {
+                let id = self.id[k];
+                let r = read_first.iter().position(|&f| self.id[f] == id).unwrap_or_else(|| {
+                    read_first.push(k);
+                    read_first.len() - 1
+                });
+                which.push(r as u32);
+            }
+            which
+        } else {
+            let mut first = vec![u32::MAX; self.count];
+            items
+                .iter()
+                .map(|&k| {
+                    let slot = &mut first[self.id[k] as usize];
+                    if *slot == u32::MAX {
+                        *slot = read_first.len() as u32;
+                        read_first.push(k);
+                    }
+                    *slot
+                })
+                .collect()
+        };
+        let answers = mockup_ccd::parallel::map(&read_first, min, |&k| read(k));
+        which.into_iter().map(|r| answers[r as usize].clone()).collect()
+    }
+}
+
 /// What `rows` chose: the rows (each with its normal when that is not the contact's own), the
 /// tied contacts of each touching feature, and the readings beyond a touching or inside
 /// feature's tie.
@@ -2643,4 +2742,82 @@ struct Chosen {
     rows: Vec<(usize, Option<DVec3>)>,
     tied: Vec<usize>,
     beyond: Vec<usize>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mockup_ccd::{Collider, MeshBuilder};
+    use std::sync::Arc;
+
+    /// A small deterministic generator (xorshift) for the motions below.
+    fn uniform(state: &mut u64) -> f64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        (*state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    }
+
+    /// Contacts that share a reading (`World::readings`) read the same side, nearest-surface
+    /// normal and own-edges normal for every motion: a plate on a pin in its zero-clearance
+    /// hole, whose corners touch the pin where several faces meet, under random motions of
+    /// the plate.
+    #[test]
+    fn contacts_that_read_alike_read_the_same() {
+        let hole = |x: f64, y: f64| x.abs() < 0.1 && y.abs() < 0.1;
+        let plate =
+            MeshBuilder::new().perforated_plate(Pose::IDENTITY, [1.0, 1.0], 0.1, [10, 10], 0.0, hole).build().unwrap();
+        let pin = MeshBuilder::new().cuboid(Pose::IDENTITY, DVec3::new(0.1, 0.1, 0.3)).build().unwrap();
+        // The plate is the mover, so the places its corners touch are on the fixed pin, and
+        // the contacts of a corner at one place share their points on the mover.
+        let mut w = World::new(SolverSettings::for_scene_size(1.0)).unwrap();
+        let p = w.add_body(Arc::new(Collider::new(plate)), Pose::IDENTITY, false);
+        w.add_body(Arc::new(Collider::new(pin)), Pose::IDENTITY, true);
+        // A drag that goes nowhere builds the contacts.
+        w.drag(p, Pose::IDENTITY).unwrap();
+        assert!(w.contacts.iter().any(|c| c.seated), "the plate is not seated");
+        let slot: Vec<Option<usize>> = (0..w.bodies.len()).map(|b| (b == p).then_some(0)).collect();
+        let frames = vec![w.bodies[p].frame().unwrap()];
+        let readings = w.readings(&slot);
+        let mut groups: HashMap<u32, Vec<usize>> = HashMap::new();
+        for (k, &id) in readings.id.iter().enumerate() {
+            groups.entry(id).or_default().push(k);
+        }
+        let shared = groups.values().filter(|g| g.len() > 1).count();
+        assert!(shared > 0, "no two contacts share a reading: nothing is checked");
+        let reading = |k: usize, d: &Displacement| {
+            let c = &w.contacts[k];
+            let motion = relative_motion(c, &slot, &frames, std::slice::from_ref(d));
+            (w.touching_side(c, motion), w.own_edges_enter(c, motion))
+        };
+        let mut state = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..200 {
+            let mut v = || DVec3::new(uniform(&mut state), uniform(&mut state), uniform(&mut state));
+            let d = Displacement { translation: 0.01 * v(), rotation: 0.1 * v() };
+            for g in groups.values() {
+                let first = reading(g[0], &d);
+                for &k in &g[1..] {
+                    assert_eq!(reading(k, &d), first, "contacts {} and {k} share a reading", g[0]);
+                }
+            }
+        }
+    }
+
+    /// `each` computes one contact per reading and gives each contact its reading's answer,
+    /// in the items' order, along a few items and through the table alike.
+    #[test]
+    fn each_reads_once_per_reading_in_order() {
+        let readings = Readings { id: (0..100).map(|k| (k % 7) as u32).collect(), count: 7 };
+        for n in [5, 20, 100] {
+            let items: Vec<usize> = (0..n).rev().collect();
+            let calls = std::sync::atomic::AtomicUsize::new(0);
+            let answers = readings.each(&items, 8, |k| {
+                calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                k % 7
+            });
+            let expected: Vec<usize> = items.iter().map(|k| k % 7).collect();
+            assert_eq!(answers, expected);
+            assert_eq!(calls.into_inner(), n.min(7));
+        }
+    }
 }

@@ -14,7 +14,7 @@ const IN_PLANE: f64 = 1e-9;
 const FOLD_COSINE: f64 = -0.99;
 
 /// Where on a surface a point lies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Place {
     Face(u32),
     Edge(u32),
