@@ -281,6 +281,12 @@ pub struct World {
     /// `contacts` are about `focus` at the bodies' current poses: the next drag of that body
     /// needs no refresh before its first solve.
     fresh: bool,
+    /// Counts the changes of what contacts' readings depend on (`contacts`, a pose, a body,
+    /// the settings): kept reading ids are good while it stands still.
+    changes: u64,
+    /// The last plan's reading ids, with `changes` and the movers' slots they were made for
+    /// (docs/solver.md §4, "Contacts that read alike are read once").
+    kept_readings: Option<(u64, Vec<Option<usize>>, Readings)>,
 }
 
 /// The broad phase over the bodies, and those whose box it refused (a pose too large to
@@ -578,6 +584,7 @@ impl World {
     }
 
     pub fn add_body(&mut self, collider: Arc<Collider>, pose: Pose, fixed: bool) -> BodyId {
+        self.changes += 1;
         self.fresh = false;
         self.suspended = None;
         self.refreshing = None;
@@ -591,6 +598,7 @@ impl World {
     /// Moves a body (keeping its box current). A suspended sub-step's motions would no longer
     /// start where the bodies are: it is dropped.
     fn put(&mut self, id: BodyId, pose: Pose) {
+        self.changes += 1;
         self.fresh = false;
         self.suspended = None;
         self.refreshing = None;
@@ -612,6 +620,7 @@ impl World {
 
     pub fn set_settings(&mut self, settings: SolverSettings) -> Result<(), SolverError> {
         settings.validate().map_err(SolverError::Settings)?;
+        self.changes += 1;
         self.fresh = false;
         self.suspended = None;
         self.refreshing = None;
@@ -643,6 +652,7 @@ impl World {
 
     pub fn set_fixed(&mut self, id: BodyId, fixed: bool) -> Result<(), SolverError> {
         self.bodies.get_mut(id).ok_or(SolverError::UnknownBody(id))?.fixed = fixed;
+        self.changes += 1;
         self.suspended = None;
         self.chain_carry = None;
         Ok(())
@@ -980,6 +990,7 @@ impl World {
         }
         self.focus = movers.to_vec();
         self.fresh = true;
+        self.changes += 1;
         Some(std::mem::replace(&mut self.contacts, contacts))
     }
 
@@ -1580,6 +1591,17 @@ impl World {
             d0[k] = d;
         }
         let clock = Instant::now();
+        // Which contacts read alike: kept from the last plan while nothing they depend on
+        // changed (a part held where it is plans with the same contacts drag after drag).
+        let readings = match self.kept_readings.take() {
+            Some((changes, kept_slot, readings)) if changes == self.changes && kept_slot == slot => {
+                // Kept ids are the ones the contacts give now: checked in every debug build's
+                // drags (the tests').
+                debug_assert_eq!(readings.id, self.readings(&slot).id, "kept reading ids are stale");
+                readings
+            }
+            _ => self.readings(&slot),
+        };
         // How the unconstrained motion would change a contact's distance (ties between rows).
         let wanted = |c: &ContactPoint| c.normal.dot(relative_motion(c, &slot, &frames, &d0));
         // How the unconstrained motion moves i's point of a contact relative to j's.
@@ -1610,7 +1632,6 @@ impl World {
             }
         };
         let tie = 0.25 * s.repositioning;
-        let readings = self.readings(&slot);
         let Chosen { rows: chosen, tied: spare, beyond } =
             rows(&self.contacts, tie, s.breaking, &readings, wanted, presses);
         // Each contact's candidate rows (to add a touching contact's row only once a normal):
@@ -1780,6 +1801,7 @@ impl World {
             })
             .collect();
         let shortened = scale < 1.0;
+        self.kept_readings = Some((self.changes, slot, readings));
         Planned {
             movers: movers.to_vec(),
             moving,
@@ -2138,6 +2160,7 @@ impl World {
             };
             if !self.contacts.iter().any(|k| k.same_features(&cp)) {
                 self.contacts.push(cp);
+                self.changes += 1;
                 // Not a rebuild any more (these may lie beyond εb): the next drag rebuilds.
                 self.fresh = false;
             }
@@ -2187,6 +2210,7 @@ impl World {
         put_all(self, &mut previous.iter().copied());
         if whole {
             self.contacts = replaced;
+            self.changes += 1;
             self.fresh = true;
         } else {
             self.refresh_after_move(movers, report);
@@ -2694,6 +2718,7 @@ fn rows(
 
 /// Which contacts read alike (`World::readings`): contacts with the same id give the same
 /// answer to every side reading of one plan.
+#[derive(Clone, Debug)]
 struct Readings {
     id: Vec<u32>,
     count: usize,
