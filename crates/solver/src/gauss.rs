@@ -170,7 +170,7 @@ pub fn plausible_share(frames: &[Frame], solved: &[Displacement], unconstrained:
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use mockup_ccd::ContactKind;
 
@@ -190,14 +190,15 @@ mod tests {
         }
     }
 
-    fn rnd(seed: &mut u64) -> f64 {
+    /// A uniform number in [−1, 1) from a xorshift state (the crate's tests' generator).
+    pub(crate) fn rnd(seed: &mut u64) -> f64 {
         *seed ^= *seed << 13;
         *seed ^= *seed >> 7;
         *seed ^= *seed << 17;
         (*seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
     }
 
-    fn dvec(seed: &mut u64) -> DVec3 {
+    pub(crate) fn dvec(seed: &mut u64) -> DVec3 {
         DVec3::new(rnd(seed), rnd(seed), rnd(seed))
     }
 

@@ -2679,11 +2679,9 @@ fn rows(
         let best = best_of(&mut ks.iter().copied())?;
         // Where the motion presses in at its place, even the first row takes the normal of the
         // surface nearest the motion there.
-        let pressed: Vec<Option<DVec3>> =
-            if inside { vec![None; ks.len()] } else { ks.iter().map(|&k| pressed_alone[k]).collect() };
-        let at_best = ks.iter().position(|&k| k == best).and_then(|i| pressed[i]);
-        let mut chosen: Vec<(usize, Option<DVec3>)> = vec![(best, at_best)];
-        if pressed.iter().any(Option::is_some) {
+        let pressed = |k: usize| if inside { None } else { pressed_alone[k] };
+        let mut chosen: Vec<(usize, Option<DVec3>)> = vec![(best, pressed(best))];
+        if ks.iter().any(|&k| pressed(k).is_some()) {
             // Touching and pressed in: add rows (at most four more) until the motion slid
             // along them presses in nowhere, each where the slid motion still presses in, the
             // least deepened first, with the normal of the surface nearest that motion there.
@@ -2772,16 +2770,9 @@ struct Chosen {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gauss::tests::dvec;
     use mockup_ccd::{Collider, MeshBuilder};
     use std::sync::Arc;
-
-    /// A small deterministic generator (xorshift) for the motions below.
-    fn uniform(state: &mut u64) -> f64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        (*state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-    }
 
     /// Contacts that share a reading (`World::readings`) read the same side, nearest-surface
     /// normal and own-edges normal for every motion: a plate on a pin in its zero-clearance
@@ -2817,8 +2808,7 @@ mod tests {
         };
         let mut state = 0x9e37_79b9_7f4a_7c15;
         for _ in 0..200 {
-            let mut v = || DVec3::new(uniform(&mut state), uniform(&mut state), uniform(&mut state));
-            let d = Displacement { translation: 0.01 * v(), rotation: 0.1 * v() };
+            let d = Displacement { translation: 0.01 * dvec(&mut state), rotation: 0.1 * dvec(&mut state) };
             for g in groups.values() {
                 let first = reading(g[0], &d);
                 for &k in &g[1..] {
