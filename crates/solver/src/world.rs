@@ -144,6 +144,10 @@ pub struct StepReport {
     /// proved any of its motion free, or finished too late for the rest of the sub-step; the
     /// next drag of this body goes on with it (docs/solver.md §4).
     pub suspended: bool,
+    /// The drag ended with a sub-step's solve unfinished: its readings ran past the deadline;
+    /// the next drag of this body goes on with it (docs/solver.md §4, "A solve spread over
+    /// drags").
+    pub planning: bool,
     /// The budget ran out while the body's contacts were being rebuilt, before any sub-step:
     /// nothing moved, the contact figures below are of the previous set, and the next drag of
     /// this body goes on with the rebuild (docs/solver.md §4).
@@ -261,6 +265,12 @@ pub struct World {
     /// too late for the rest of it: the next drag of the same body takes it up
     /// (docs/solver.md §4).
     suspended: Option<SuspendedStep>,
+    /// A sub-step's solve the drag's deadline cut short, and the dragged body: its next drag
+    /// goes on with it (docs/solver.md §4, "A solve spread over drags").
+    planning: Option<(BodyId, Box<Planning>)>,
+    /// The last drag's seated pairs and depth (`seated_depths`), with the change count and
+    /// the movers they were found for.
+    kept_depths: Option<KeptDepths>,
     /// A contact rebuild a drag's budget cut short: the next drag of the same body goes on
     /// with it (docs/solver.md §4).
     refreshing: Option<Refreshing>,
@@ -282,7 +292,8 @@ pub struct World {
     /// needs no refresh before its first solve.
     fresh: bool,
     /// Counts the changes of what contacts' readings depend on (`contacts`, a pose, a body,
-    /// the settings): kept reading ids are good while it stands still.
+    /// the settings, a pair's classification): kept reading ids, a plan under way and the
+    /// last report's depths are good while it stands still.
     changes: u64,
     /// The last plan's reading ids, with `changes` and the movers' slots they were made for
     /// (docs/solver.md §4, "Contacts that read alike are read once").
@@ -529,6 +540,98 @@ const SECOND_OPINION_WORK: usize = 200_000;
 /// after other work (about 0.2 µs a contact).
 const CLASSIFY_FIRST: usize = 4096;
 
+/// A sub-step's solve under way (`World::plan`): what it plans with, and how far it got.
+#[derive(Clone, Debug)]
+struct Planning {
+    space: Space,
+    stage: Stage,
+}
+
+/// What a plan plans with: the world's change count when it began (any change drops the
+/// plan), the movers and the drag, the trust region and place in the drag's chain
+/// (`World::drag_steps`), the motion space, the unconstrained motion, and which contacts read
+/// alike.
+#[derive(Clone, Debug)]
+struct Space {
+    changes: u64,
+    movers: Vec<BodyId>,
+    drag: Option<(BodyId, Displacement)>,
+    reach: f64,
+    chain: u32,
+    slot: Vec<Option<usize>>,
+    frames: Vec<Frame>,
+    in_space: Vec<BodyId>,
+    d0: Vec<Displacement>,
+    readings: Readings,
+}
+
+/// How far a plan got: finding which contacts read alike, about to sort the contacts for
+/// `rows`, choosing the rows, reading the chosen touching rows' normals, or solving and
+/// reading the spare contacts against each solve's answer.
+#[derive(Clone, Debug)]
+enum Stage {
+    Keying(Keying),
+    Begun,
+    Rows(RowChoice),
+    Normals(Normals),
+    Rounds(Rounds),
+}
+
+/// The ids given so far to the keys of contacts that read alike (`World::key_readings`): the
+/// pair, whether the vertex is i's, the vertex's feature and point's bits, the place, and the
+/// place's point's bits where its body is a mover.
+#[derive(Clone, Debug, Default)]
+struct Keying {
+    ids: HashMap<ReadingKey, u32, foldhash::fast::FixedState>,
+}
+
+/// What two contacts that read alike agree on (`Keying`).
+type ReadingKey = (BodyId, BodyId, bool, u32, [u64; 3], Place, Option<[u64; 3]>);
+
+/// The last drag's seated pairs and depth, with the change count and movers they are of.
+type KeptDepths = (u64, Vec<BodyId>, Vec<(BodyId, BodyId)>, f64);
+
+/// Each contact's candidate rows.
+type RowsOf = HashMap<usize, Vec<usize>, foldhash::fast::FixedState>;
+
+/// The rows chosen, and the readings of the touching ones' normals under way.
+#[derive(Clone, Debug)]
+struct Normals {
+    candidates: Vec<ContactPoint>,
+    rows_of: RowsOf,
+    /// The touching rows whose normal is read, and the readings.
+    touching: Vec<usize>,
+    normals: Batch<Option<DVec3>>,
+    spare: Vec<usize>,
+    beyond: Vec<usize>,
+}
+
+/// The solves: the candidate rows, the spare contacts, how many solves were made, and the
+/// last one's answer with its spare contacts' readings under way.
+#[derive(Clone, Debug)]
+struct Rounds {
+    candidates: Vec<ContactPoint>,
+    rows_of: RowsOf,
+    spare: Vec<usize>,
+    round: u32,
+    solved: Option<(Solved, Batch<Option<Option<DVec3>>>)>,
+}
+
+/// A solve: its rows (the corners kept), their bounds, and its answer.
+#[derive(Clone, Debug)]
+struct Solved {
+    rows: Vec<ContactPoint>,
+    row_bounds: Vec<f64>,
+    solution: gauss::Solution,
+}
+
+/// A budgeted plan looks at the clock after this many distinct side readings (about a
+/// millisecond on two threads at 1–2 µs each) and after this many features' rows.
+const SIDE_PIECE: usize = 1024;
+/// It keys this many contacts between looks (about 2 ms the first time, `World::key_readings`).
+const KEY_PIECE: usize = 4096;
+const FEATURE_PIECE: usize = 512;
+
 /// A sub-step whose continuous queries ran out of budget before proving any of its motion
 /// free, or finished too late for the rest of the sub-step (docs/solver.md §4).
 #[derive(Clone, Debug)]
@@ -587,6 +690,7 @@ impl World {
         self.changes += 1;
         self.fresh = false;
         self.suspended = None;
+        self.planning = None;
         self.refreshing = None;
         self.chain_carry = None;
         self.bodies.push(Body::new(collider, pose.normalized(), fixed));
@@ -601,6 +705,7 @@ impl World {
         self.changes += 1;
         self.fresh = false;
         self.suspended = None;
+        self.planning = None;
         self.refreshing = None;
         self.bodies[id].pose = pose;
         self.boxes.place(id, &self.bodies[id]);
@@ -623,6 +728,7 @@ impl World {
         self.changes += 1;
         self.fresh = false;
         self.suspended = None;
+        self.planning = None;
         self.refreshing = None;
         self.chain_carry = None;
         self.glide_stretch_halvings = 0;
@@ -654,6 +760,7 @@ impl World {
         self.bodies.get_mut(id).ok_or(SolverError::UnknownBody(id))?.fixed = fixed;
         self.changes += 1;
         self.suspended = None;
+        self.planning = None;
         self.chain_carry = None;
         Ok(())
     }
@@ -768,6 +875,7 @@ impl World {
                     && !intersects(&a.collider, &a.pose, &b.collider, &b.pose).value);
             if apart {
                 self.classified.insert((i, j), PairClass { seated: false, ..class });
+                self.changes += 1;
                 released = true;
             }
         }
@@ -958,6 +1066,7 @@ impl World {
                         && (near || intersects(&a.collider, &a.pose, &b.collider, &b.pose).value);
                     if !seated {
                         self.classified.insert((i, j), PairClass { at, seated, depth: 0.0, radius: eb });
+                        self.changes += 1;
                         next += 1;
                         continue;
                     }
@@ -972,6 +1081,7 @@ impl World {
                 let depth = penetration(&contacts[first..], eb);
                 if depth + 0.5 * eb <= radius || radius >= cap {
                     self.classified.insert((i, j), PairClass { at, seated: true, depth, radius });
+                    self.changes += 1;
                     growing = None;
                     next += 1;
                 } else {
@@ -1338,6 +1448,9 @@ impl World {
         if self.suspended.as_ref().is_some_and(|st| st.body != id) {
             self.suspended = None;
         }
+        if self.planning.as_ref().is_some_and(|(body, _)| *body != id) {
+            self.planning = None;
+        }
         // The last drag of this body (or its placement) left its contacts current; otherwise
         // they are rebuilt, over as many drags as the budget needs (§4).
         // So are they when this body's sub-step waits for the refresh at its poses: the
@@ -1374,6 +1487,26 @@ impl World {
         report.contacts = self.contacts.len();
         report.min_distance = self.contacts.iter().map(|c| c.distance).min_by(f64::total_cmp);
         report.movers = movers.clone();
+        // The seated pairs and their depth: kept while nothing changed since the last drag
+        // (a held part whose solve goes on over drags, docs/solver.md §4).
+        let (seated, max_depth) = match self.kept_depths.take() {
+            Some((changes, kept_movers, seated, depth)) if changes == self.changes && kept_movers == movers => {
+                (seated, depth)
+            }
+            _ => self.seated_depths(&movers),
+        };
+        report.max_depth = max_depth;
+        report.seated_pairs = seated.clone();
+        self.kept_depths = Some((self.changes, movers, seated, max_depth));
+        report.suspended = self.suspended.is_some();
+        report.planning = self.planning.is_some();
+        self.budget = None;
+        Ok(report)
+    }
+
+    /// The pairs in contact from the start among the contacts and of the movers, and the
+    /// deepest of their interference (the step report's).
+    fn seated_depths(&self, movers: &[BodyId]) -> (Vec<(BodyId, BodyId)>, f64) {
         // One pass over the contacts (a base plate has tens of thousands, with hundreds of
         // seated pairs), in runs of one pair: a rebuild appends them pair by pair, so most
         // pairs are one run, read where it lies.
@@ -1391,17 +1524,14 @@ impl World {
             }
         }
         let eb = self.settings.breaking;
-        report.max_depth = by_pair
+        let depth = by_pair
             .values()
             .map(|runs| match runs[..] {
                 [one] => penetration(one, eb),
                 _ => penetration(&runs.concat(), eb),
             })
             .fold(0.0, f64::max);
-        report.seated_pairs = seated;
-        report.suspended = self.suspended.is_some();
-        self.budget = None;
-        Ok(report)
+        (seated, depth)
     }
 
     /// The sub-steps of a drag whose contacts are current: toward `target` until it is
@@ -1418,8 +1548,7 @@ impl World {
         // chain (the app calls again with the same target until the part gets there): a chain
         // that cannot reach its target ends after `max_substeps` even when fewer fit in a frame.
         let carried = self.chain_carry.take().filter(|&(b, t, _)| b == id && t == target).map_or(0, |(_, _, c)| c);
-        let (mut reach, mut chain) =
-            self.suspended.as_ref().map_or((1.0, carried), |st| (st.plan.reach, st.plan.chain));
+        let (mut reach, mut chain) = self.under_way().map_or((1.0, carried), |(reach, chain, _)| (reach, chain));
         let budget = self.budget;
         // Not before the drag's first sub-step or cycle: each of those does at least some of
         // its work however little budget is left (its queries and screens stop after a
@@ -1433,13 +1562,14 @@ impl World {
             // Their contacts are ordinary ones now; a sub-step planned with the pair seated is
             // not taken up.
             self.suspended = None;
+            self.planning = None;
             self.refresh_timed(&[id], report);
         }
         let mut movers = self.movers(id, report);
         loop {
-            // A suspended repositioning cycle goes on as one (`reposition_once` runs none while
-            // a sub-step is suspended).
-            if self.suspended.as_ref().is_some_and(|st| st.plan.repositioning) {
+            // A suspended or half-planned repositioning cycle goes on as one
+            // (`reposition_once` runs none while a sub-step is under way).
+            if self.under_way().is_some_and(|(_, _, repositioning)| repositioning) {
                 if spent(report) {
                     report.out_of_time = true;
                     break;
@@ -1457,11 +1587,12 @@ impl World {
             if self.still(&full) {
                 // Back where the body is: a suspended move toward an older target is not wanted.
                 self.suspended = None;
+                self.planning = None;
                 break;
             }
             let d0 = Displacement { translation: full.translation * reach, rotation: full.rotation * reach };
-            // A suspended sub-step already has its place in the chain.
-            if self.suspended.is_none() && chain >= s.max_substeps {
+            // A sub-step under way already has its place in the chain.
+            if self.under_way().is_none() && chain >= s.max_substeps {
                 report.budget_exhausted = true;
                 break;
             }
@@ -1470,9 +1601,9 @@ impl World {
                 break;
             }
             report.substeps += 1;
-            // A suspended sub-step was planned toward the target of an earlier drag: its
+            // A sub-step under way was planned toward the target of an earlier drag: its
             // whole move does not end this one (the loop plans on toward `target`).
-            let resumed = self.suspended.is_some();
+            let resumed = self.under_way().is_some();
             if !resumed {
                 chain += 1;
             }
@@ -1523,7 +1654,7 @@ impl World {
     /// always runs) waits for the next drag, which reports `out_of_time` (§4).
     fn reposition_once(&mut self, movers: &[BodyId], report: &mut StepReport) -> bool {
         let s = self.settings;
-        if self.suspended.is_none()
+        if self.under_way().is_none()
             && self.min_ordinary_distance().is_some_and(|d| d < s.repositioning)
             && report.repositioning < s.max_repositioning
         {
@@ -1565,15 +1696,40 @@ impl World {
         if let Some(step) = self.suspended.take() {
             return self.check_and_move(step.plan, Some((step.queries, step.hold, step.screens)), report);
         }
-        let plan = Planned { reach, chain, repositioning: drag.is_none(), ..self.plan(movers, drag, report) };
-        self.check_and_move(plan, None, report)
+        // A plan the last drag's deadline cut short goes on, unless something changed since
+        // it began (docs/solver.md §4, "A solve spread over drags").
+        let planning = match self.planning.take() {
+            Some((_, planning)) if planning.space.changes == self.changes => planning,
+            _ => self.begin_plan(movers, drag, (reach, chain)),
+        };
+        match self.plan(planning, report) {
+            Ok(plan) => self.check_and_move(plan, None, report),
+            Err(planning) => {
+                // Only a deadline stops a plan, so the drag has a budget.
+                self.planning = self.budget.map(|b| (b.body, planning));
+                report.out_of_time = true;
+                Moved::OutOfTime
+            }
+        }
     }
 
-    /// The solve of a sub-step: the movers' motions, shortened as [`World::turn_limit`] says,
-    /// and the pairs to check.
-    fn plan(&mut self, movers: &[BodyId], drag: Option<(BodyId, Displacement)>, report: &mut StepReport) -> Planned {
-        let s = self.settings;
-        // Motion space: the movers.
+    /// The sub-step under way across drags (suspended in its queries, or its solve cut
+    /// short): its trust region, its place in the drag's chain, and whether it is a
+    /// repositioning cycle.
+    fn under_way(&self) -> Option<(f64, u32, bool)> {
+        let suspended = self.suspended.as_ref().map(|st| (st.plan.reach, st.plan.chain, st.plan.repositioning));
+        suspended
+            .or_else(|| self.planning.as_ref().map(|(_, p)| (p.space.reach, p.space.chain, p.space.drag.is_none())))
+    }
+
+    /// A sub-step's solve begun: its motion space (the movers), the unconstrained motion,
+    /// which contacts read alike, and the contacts sorted for `rows`.
+    fn begin_plan(
+        &mut self,
+        movers: &[BodyId],
+        drag: Option<(BodyId, Displacement)>,
+        (reach, chain): (f64, u32),
+    ) -> Box<Planning> {
         let mut slot = vec![None; self.bodies.len()];
         let mut frames = Vec::new();
         let mut in_space = Vec::new();
@@ -1590,22 +1746,59 @@ impl World {
         {
             d0[k] = d;
         }
-        let clock = Instant::now();
         // Which contacts read alike: kept from the last plan while nothing they depend on
-        // changed (a part held where it is plans with the same contacts drag after drag).
-        let readings = match self.kept_readings.take() {
+        // changed (a part held where it is plans with the same contacts drag after drag), or
+        // found by the plan's first pieces.
+        let (readings, stage) = match self.kept_readings.take() {
             Some((changes, kept_slot, readings)) if changes == self.changes && kept_slot == slot => {
                 // Kept ids are the ones the contacts give now: checked in every debug build's
                 // drags (the tests').
                 debug_assert_eq!(readings.id, self.readings(&slot).id, "kept reading ids are stale");
-                readings
+                (readings, Stage::Begun)
             }
-            _ => self.readings(&slot),
+            _ => (Readings::default(), Stage::Keying(Keying::default())),
         };
+        let space = Space {
+            changes: self.changes,
+            movers: movers.to_vec(),
+            drag,
+            reach,
+            chain,
+            slot,
+            frames,
+            in_space,
+            d0,
+            readings,
+        };
+        Box::new(Planning { space, stage })
+    }
+
+    /// The solve of a sub-step, on from where `planning` got: the movers' motions, shortened
+    /// as [`World::turn_limit`] says, and the pairs to check; or, when the drag's deadline
+    /// came first, the plan so far, for the next drag (docs/solver.md §4, "A solve spread
+    /// over drags").
+    fn plan(&mut self, planning: Box<Planning>, report: &mut StepReport) -> Result<Planned, Box<Planning>> {
+        let clock = Instant::now();
+        let mut pace = Pace::new(self.budget.and_then(|b| b.deadline));
+        let Planning { mut space, stage } = *planning;
+        let solved = self.advance_plan(&mut space, stage, &mut pace);
+        report.solver_time += clock.elapsed();
+        match solved {
+            Ok(solved) => Ok(self.planned(space, solved, report)),
+            Err(stage) => Err(Box::new(Planning { space, stage: *stage })),
+        }
+    }
+
+    /// A plan's readings and solves, a piece at a time until `pace` says the time is up
+    /// (`Err`: how far it got) or the last solve is made.
+    fn advance_plan(&self, space: &mut Space, mut stage: Stage, pace: &mut Pace) -> Result<Solved, Box<Stage>> {
+        let s = self.settings;
+        let Space { slot, frames, d0, readings, .. } = space;
+        let (slot, frames, d0) = (&*slot, &*frames, &*d0);
         // How the unconstrained motion would change a contact's distance (ties between rows).
-        let wanted = |c: &ContactPoint| c.normal.dot(relative_motion(c, &slot, &frames, &d0));
+        let wanted = |c: &ContactPoint| c.normal.dot(relative_motion(c, slot, frames, d0));
         // How the unconstrained motion moves i's point of a contact relative to j's.
-        let relative = |c: &ContactPoint| relative_motion(c, &slot, &frames, &d0);
+        let relative = |c: &ContactPoint| relative_motion(c, slot, frames, d0);
         // Whether the unconstrained motion, slid along the planes of the rows `along` (their
         // normals), takes a touching feature into the other part at `c`'s place; if so, the
         // normal of the surface nearest that motion there (§3: rows are added until the
@@ -1632,109 +1825,179 @@ impl World {
             }
         };
         let tie = 0.25 * s.repositioning;
-        let Chosen { rows: chosen, tied: spare, beyond } =
-            rows(&self.contacts, tie, s.breaking, &readings, wanted, presses);
-        // Each contact's candidate rows (to add a touching contact's row only once a normal):
-        // looked up per contact, not by a scan of every row, which made a base plate's 51,000
-        // contacts cost 0.2–1.5 s a solve.
-        let mut rows_of: HashMap<usize, Vec<usize>, foldhash::fast::FixedState> = HashMap::default();
-        for (r, &(k, _)) in chosen.iter().enumerate() {
-            rows_of.entry(k).or_default().push(r);
-        }
-        let mut candidates: Vec<ContactPoint> = chosen
-            .iter()
-            // A pressed-in touching row: the normal `rows` chose for it.
-            .map(|&(k, normal)| ContactPoint { normal: normal.unwrap_or(self.contacts[k].normal), ..self.contacts[k] })
-            .collect();
-        // A touching row at an edge or corner of the other part that the motion does not
-        // press into holds with the surface nearest the motion there (§3): its normal, not
-        // the normal of whichever face the contact was read against. Each is read apart from
-        // the others (hundreds when a part is pulled out of its holes), so on two threads,
-        // once per reading.
-        let touching: Vec<usize> = (0..chosen.len())
-            .filter(|&r| chosen[r].1.is_none() && candidates[r].seated && candidates[r].separation == 0.0)
-            .collect();
-        let touching_contacts: Vec<usize> = touching.iter().map(|&r| chosen[r].0).collect();
-        let normals = readings.each(&touching_contacts, 64, |k| {
-            // The row is the contact itself (its own normal): the contact's reading is the row's.
-            let c = &self.contacts[k];
-            let w = relative(c);
-            match self.touching_side(c, w) {
-                // Unless the vertex's own edges would go in past the place (§3, "A vertex's
-                // own edges"): then the face there the motion goes into.
-                (side, Some(n)) if side != Side::Inside => Some(self.own_edges_enter(c, w).unwrap_or(n)),
-                _ => None,
-            }
-        });
-        for (r, n) in touching.into_iter().zip(normals) {
-            if let Some(n) = n {
-                candidates[r].normal = n;
-            }
-        }
-        for k in beyond {
-            // Another place's planes only where the feature is in front of them: outside
-            // that place's faces, it must stay outside; behind them, the place is not where
-            // its depth is read, and the planes run on past the place's faces.
-            let mut reflex = self.reflex_rows(&self.contacts[k]);
-            reflex.retain(|r| r.separation >= -tie);
-            rows_of.entry(k).or_default().extend(candidates.len()..candidates.len() + reflex.len());
-            candidates.extend(reflex);
-        }
-        report.rows += self.contacts.len() as u64;
-        let (mut rows, mut row_bounds, mut solution);
-        let mut rounds = 0;
         loop {
-            let bounds: Vec<f64> = candidates.iter().map(|c| self.bound(c)).collect();
-            let kept = patch::corners(&candidates, &bounds, 1e-9 * s.security);
-            rows = kept.iter().map(|&k| candidates[k]).collect::<Vec<ContactPoint>>();
-            row_bounds = kept.iter().map(|&k| bounds[k]).collect::<Vec<f64>>();
-            solution = gauss::solve(&frames, &slot, &rows, &row_bounds, &d0);
-            // A touching feature's rows were chosen by the unconstrained motion; the solve's
-            // answer may still press it in where it touches but has no row (an inner corner
-            // held by the edge's row alone, the answer going into one face): those places
-            // become rows too, and the solve is done again (docs/contact-from-start.md §3,
-            // "Touching rows after the solve").
-            if rounds == 4 {
-                break;
-            }
-            rounds += 1;
-            let before = candidates.len();
-            // Each spare contact's side is read apart from the others (50,000 for a base
-            // plate held by its screws, 8,000 readings), so on two threads, once per
-            // reading; the rows are added in order.
-            let pressed = readings.each(&spare, 256, |k| {
-                let c = &self.contacts[k];
-                let w = relative_motion(c, &slot, &frames, &solution.displacements);
-                match self.touching_side(c, w) {
-                    (Side::Inside, n) => Some(n),
-                    _ => None,
+            stage = match stage {
+                Stage::Keying(mut keying) => {
+                    if !self.key_readings(slot, readings, &mut keying, pace) {
+                        return Err(Box::new(Stage::Keying(keying)));
+                    }
+                    Stage::Begun
                 }
-            });
-            for (&k, n) in spare.iter().zip(pressed) {
-                let Some(n) = n else { continue };
-                let n = n.unwrap_or(self.contacts[k].normal);
-                let rows = rows_of.entry(k).or_default();
-                let known = rows.iter().any(|&r| candidates[r].normal.dot(n) > 1.0 - 1e-9);
-                if !known {
-                    rows.push(candidates.len());
-                    candidates.push(ContactPoint { normal: n, ..self.contacts[k] });
+                Stage::Begun => {
+                    if pace.late() {
+                        return Err(Box::new(Stage::Begun));
+                    }
+                    let choice = RowChoice::new(&self.contacts, tie, s.breaking, readings);
+                    pace.did();
+                    Stage::Rows(choice)
                 }
-            }
-            if candidates.len() == before {
-                break;
-            }
+                Stage::Rows(mut choice) => {
+                    if !choice.advance(&self.contacts, readings, wanted, presses, pace) {
+                        return Err(Box::new(Stage::Rows(choice)));
+                    }
+                    let Chosen { rows: chosen, tied: spare, beyond } = choice.finish();
+                    // Each contact's candidate rows (to add a touching contact's row only once
+                    // a normal): looked up per contact, not by a scan of every row, which made
+                    // a base plate's 51,000 contacts cost 0.2–1.5 s a solve.
+                    let mut rows_of: RowsOf = HashMap::default();
+                    for (r, &(k, _)) in chosen.iter().enumerate() {
+                        rows_of.entry(k).or_default().push(r);
+                    }
+                    let candidates: Vec<ContactPoint> = chosen
+                        .iter()
+                        // A pressed-in touching row: the normal `rows` chose for it.
+                        .map(|&(k, normal)| ContactPoint {
+                            normal: normal.unwrap_or(self.contacts[k].normal),
+                            ..self.contacts[k]
+                        })
+                        .collect();
+                    // A touching row at an edge or corner of the other part that the motion
+                    // does not press into holds with the surface nearest the motion there
+                    // (§3): its normal, not the normal of whichever face the contact was read
+                    // against. Each is read apart from the others (hundreds when a part is
+                    // pulled out of its holes), so on two threads, once per reading.
+                    let touching: Vec<usize> = (0..chosen.len())
+                        .filter(|&r| chosen[r].1.is_none() && candidates[r].seated && candidates[r].separation == 0.0)
+                        .collect();
+                    let touching_contacts: Vec<usize> = touching.iter().map(|&r| chosen[r].0).collect();
+                    let normals = readings.batch(&touching_contacts);
+                    Stage::Normals(Normals { candidates, rows_of, touching, normals, spare, beyond })
+                }
+                Stage::Normals(mut n) => {
+                    let done = n.normals.advance(
+                        64,
+                        |k| {
+                            // The row is the contact itself (its own normal): the contact's
+                            // reading is the row's.
+                            let c = &self.contacts[k];
+                            let w = relative(c);
+                            match self.touching_side(c, w) {
+                                // Unless the vertex's own edges would go in past the place (§3,
+                                // "A vertex's own edges"): then the face there the motion goes
+                                // into.
+                                (side, Some(n)) if side != Side::Inside => {
+                                    Some(self.own_edges_enter(c, w).unwrap_or(n))
+                                }
+                                _ => None,
+                            }
+                        },
+                        pace,
+                    );
+                    if !done {
+                        return Err(Box::new(Stage::Normals(n)));
+                    }
+                    let Normals { mut candidates, mut rows_of, touching, normals, spare, beyond } = n;
+                    for (r, normal) in touching.into_iter().zip(normals.answers()) {
+                        if let Some(normal) = normal {
+                            candidates[r].normal = normal;
+                        }
+                    }
+                    for k in beyond {
+                        // Another place's planes only where the feature is in front of them:
+                        // outside that place's faces, it must stay outside; behind them, the
+                        // place is not where its depth is read, and the planes run on past the
+                        // place's faces.
+                        let mut reflex = self.reflex_rows(&self.contacts[k]);
+                        reflex.retain(|r| r.separation >= -tie);
+                        rows_of.entry(k).or_default().extend(candidates.len()..candidates.len() + reflex.len());
+                        candidates.extend(reflex);
+                    }
+                    Stage::Rounds(Rounds { candidates, rows_of, spare, round: 0, solved: None })
+                }
+                Stage::Rounds(mut r) => {
+                    let Some((solved, pressed)) = r.solved.as_mut() else {
+                        if pace.late() {
+                            return Err(Box::new(Stage::Rounds(r)));
+                        }
+                        let bounds: Vec<f64> = r.candidates.iter().map(|c| self.bound(c)).collect();
+                        let kept = patch::corners(&r.candidates, &bounds, 1e-9 * s.security);
+                        let rows = kept.iter().map(|&k| r.candidates[k]).collect::<Vec<ContactPoint>>();
+                        let row_bounds = kept.iter().map(|&k| bounds[k]).collect::<Vec<f64>>();
+                        let solution = gauss::solve(frames, slot, &rows, &row_bounds, d0);
+                        pace.did();
+                        let solved = Solved { rows, row_bounds, solution };
+                        // A touching feature's rows were chosen by the unconstrained motion;
+                        // the solve's answer may still press it in where it touches but has no
+                        // row (an inner corner held by the edge's row alone, the answer going
+                        // into one face): those places become rows too, and the solve is done
+                        // again (docs/contact-from-start.md §3, "Touching rows after the
+                        // solve"), at most four times.
+                        if r.round == 4 {
+                            return Ok(solved);
+                        }
+                        r.round += 1;
+                        r.solved = Some((solved, readings.batch(&r.spare)));
+                        stage = Stage::Rounds(r);
+                        continue;
+                    };
+                    // Each spare contact's side is read apart from the others (50,000 for a
+                    // base plate held by its screws, 8,000 readings), so on two threads, once
+                    // per reading; the rows are added in order.
+                    let displacements = &solved.solution.displacements;
+                    let done = pressed.advance(
+                        256,
+                        |k| {
+                            let c = &self.contacts[k];
+                            let w = relative_motion(c, slot, frames, displacements);
+                            match self.touching_side(c, w) {
+                                (Side::Inside, n) => Some(n),
+                                _ => None,
+                            }
+                        },
+                        pace,
+                    );
+                    if !done {
+                        return Err(Box::new(Stage::Rounds(r)));
+                    }
+                    let Some((solved, pressed)) = r.solved.take() else { return Err(Box::new(Stage::Rounds(r))) };
+                    let before = r.candidates.len();
+                    for (&k, n) in r.spare.iter().zip(pressed.answers()) {
+                        let Some(n) = n else { continue };
+                        let n = n.unwrap_or(self.contacts[k].normal);
+                        let rows = r.rows_of.entry(k).or_default();
+                        let known = rows.iter().any(|&row| r.candidates[row].normal.dot(n) > 1.0 - 1e-9);
+                        if !known {
+                            rows.push(r.candidates.len());
+                            r.candidates.push(ContactPoint { normal: n, ..self.contacts[k] });
+                        }
+                    }
+                    if r.candidates.len() == before {
+                        return Ok(solved);
+                    }
+                    Stage::Rounds(r)
+                }
+            };
         }
+    }
+
+    /// A finished plan's move: its last solve taken up to a plausible size and the turn
+    /// limit, the movers' screws, and the pairs to check.
+    fn planned(&mut self, space: Space, solved: Solved, report: &mut StepReport) -> Planned {
+        let s = self.settings;
+        let Space { movers, drag, reach, chain, slot, frames, in_space, readings, .. } = space;
+        let Solved { rows, row_bounds, mut solution } = solved;
+        report.rows += self.contacts.len() as u64;
         report.rows_kept += rows.len() as u64;
         // A solve's answer that moves farther than a projection can (rounding gone wrong in a
         // degenerate dual, or a push beyond 4 εb) is taken only up to that size: the CCD's
         // contact time is exact to a part of the motion's length, so the motion must stay
         // short (docs/solver.md §3, "An answer no projection gives").
-        let share = gauss::plausible_share(&frames, &solution.displacements, &d0, 4.0 * s.breaking);
+        let d0 = &space.d0;
+        let share = gauss::plausible_share(&frames, &solution.displacements, d0, 4.0 * s.breaking);
         if share < 1.0 {
             solution.displacements.iter_mut().for_each(|d| *d = d.scaled(share));
             solution.converged = false;
         }
-        report.solver_time += clock.elapsed();
         report.solver_iterations += solution.iterations as u64;
         if !solution.converged {
             report.unconverged_solves += 1;
@@ -1803,7 +2066,7 @@ impl World {
         let shortened = scale < 1.0;
         self.kept_readings = Some((self.changes, slot, readings));
         Planned {
-            movers: movers.to_vec(),
+            movers,
             moving,
             motions,
             pairs,
@@ -1812,9 +2075,9 @@ impl World {
             closed_gap,
             shortened,
             constrained,
-            reach: 1.0,
-            chain: 0,
-            repositioning: false,
+            repositioning: drag.is_none(),
+            reach,
+            chain,
             at: 0.0,
         }
     }
@@ -2291,34 +2554,52 @@ impl World {
     /// the same place of the same part, with the same points where a mover carries them. Each
     /// edge/edge contact, and each of a pair not in contact from the start, is its own.
     fn readings(&self, slot: &[Option<usize>]) -> Readings {
+        let (mut readings, mut keying) = (Readings::default(), Keying::default());
+        self.key_readings(slot, &mut readings, &mut keying, &mut Pace::unbounded());
+        readings
+    }
+
+    /// [`World::readings`] a piece of `KEY_PIECE` contacts at a time, on from `readings`
+    /// (the ids of the contacts keyed so far) until every contact has its id (true) or `pace`
+    /// says the time is up (a base plate's 51,635 contacts take some 20 ms the first time).
+    fn key_readings(
+        &self,
+        slot: &[Option<usize>],
+        readings: &mut Readings,
+        keying: &mut Keying,
+        pace: &mut Pace,
+    ) -> bool {
         let bits = |p: DVec3| p.to_array().map(f64::to_bits);
-        let keys = mockup_ccd::parallel::map(&self.contacts, 1024, |c| {
-            if !c.seated {
-                return None;
+        while readings.id.len() < self.contacts.len() {
+            if pace.late() {
+                return false;
             }
-            let (_, place, vertex_point, on_j) = self.vertex_place(c)?;
-            let (vertex, look, look_point) =
-                if on_j { (c.feature_i, c.body_j, c.point_j) } else { (c.feature_j, c.body_i, c.point_i) };
-            let look_point = slot[look].is_some().then(|| bits(look_point));
-            Some((c.body_i, c.body_j, on_j, vertex, bits(vertex_point), place, look_point))
-        });
-        let mut ids: HashMap<_, u32, foldhash::fast::FixedState> = HashMap::default();
-        let mut count = 0u32;
-        let id = keys
-            .into_iter()
-            .map(|key| {
-                let next = count;
+            let next = readings.id.len();
+            let piece = &self.contacts[next..(next + KEY_PIECE).min(self.contacts.len())];
+            let keys = mockup_ccd::parallel::map(piece, 1024, |c| {
+                if !c.seated {
+                    return None;
+                }
+                let (_, place, vertex_point, on_j) = self.vertex_place(c)?;
+                let (vertex, look, look_point) =
+                    if on_j { (c.feature_i, c.body_j, c.point_j) } else { (c.feature_j, c.body_i, c.point_i) };
+                let look_point = slot[look].is_some().then(|| bits(look_point));
+                Some((c.body_i, c.body_j, on_j, vertex, bits(vertex_point), place, look_point))
+            });
+            for key in keys {
+                let next = readings.count as u32;
                 let id = match key {
-                    Some(key) => *ids.entry(key).or_insert(next),
+                    Some(key) => *keying.ids.entry(key).or_insert(next),
                     None => next,
                 };
                 if id == next {
-                    count += 1;
+                    readings.count += 1;
                 }
-                id
-            })
-            .collect();
-        Readings { id, count: count as usize }
+                readings.id.push(id);
+            }
+            pace.did();
+        }
+        true
     }
 
     /// For a contact of a pair in contact from the start and a relative motion `w` of i's point
@@ -2616,107 +2897,157 @@ fn inside_feature(c: &ContactPoint) -> Feature {
 /// touches (`presses`): then rows are added, each with the normal of the surface nearest the
 /// motion slid along the rows so far, until that motion presses in nowhere (both faces of an
 /// inner corner; one face at a convex edge). Each kept contact comes with its row's normal
-/// when that is not the contact's own. Also returned: the tied contacts of each touching
+/// when that is not the contact's own. Also chosen: the tied contacts of each touching
 /// feature (to check against the solve's answer) and the readings of touching or inside
 /// features beyond their tie, within `band` of the nearest (rows only at a reflex place).
-fn rows(
-    contacts: &[ContactPoint],
-    tie: f64,
-    band: f64,
-    readings: &Readings,
-    preference: impl Fn(&ContactPoint) -> f64 + Sync,
-    presses: impl Fn(&ContactPoint, &[DVec3]) -> Option<Option<DVec3>> + Sync,
-) -> Chosen {
-    // A contact pressed in with no normal of its own place's (inside a face): its own.
-    let normal = |k: usize, n: Option<Option<DVec3>>| n.map(|n| n.unwrap_or(contacts[k].normal));
-    let nearest = nearest(contacts, band);
-    let mut tied: FeatureMap<Vec<usize>> = FeatureMap::default();
-    let mut keep: Vec<(usize, Option<DVec3>)> = Vec::with_capacity(contacts.len());
-    let (mut spare, mut beyond) = (Vec::new(), Vec::new());
-    for (k, c) in contacts.iter().enumerate() {
-        if !c.seated {
-            keep.push((k, None));
-            continue;
-        }
-        if !reads_depth(c, band) {
-            continue;
-        }
-        let feature = inside_feature(c);
-        let (d, s, _) = nearest[&feature];
-        if s > tie {
-            if c.separation.abs() <= d + band {
+/// Chosen a piece at a time under a drag's budget (docs/solver.md §4, "A solve spread over
+/// drags"): `new` sorts the contacts, `advance` reads their sides.
+#[derive(Clone, Debug)]
+struct RowChoice {
+    /// The rows so far: ordinary contacts and outside features' first, then each touching or
+    /// inside feature's as it is chosen.
+    keep: Vec<(usize, Option<DVec3>)>,
+    spare: Vec<usize>,
+    beyond: Vec<usize>,
+    /// Each touching or inside feature's tied contacts, and whether it is inside.
+    features: Vec<(Vec<usize>, bool)>,
+    /// Whether the unconstrained motion presses in at each touching feature's contacts
+    /// (`touching`), read once per reading.
+    touching: Vec<usize>,
+    first: Batch<Option<Option<DVec3>>>,
+    /// Per contact, the normal its first reading gave where the motion presses in; once
+    /// `first` is done.
+    pressed_alone: Option<Vec<Option<DVec3>>>,
+    /// How many features' rows are chosen.
+    chosen: usize,
+}
+
+impl RowChoice {
+    fn new(contacts: &[ContactPoint], tie: f64, band: f64, readings: &Readings) -> RowChoice {
+        let nearest = nearest(contacts, band);
+        let mut tied: FeatureMap<Vec<usize>> = FeatureMap::default();
+        let mut keep: Vec<(usize, Option<DVec3>)> = Vec::with_capacity(contacts.len());
+        let (spare, mut beyond) = (Vec::new(), Vec::new());
+        for (k, c) in contacts.iter().enumerate() {
+            if !c.seated {
                 keep.push((k, None));
+                continue;
             }
-        } else if c.separation.abs() <= d + tie {
-            tied.entry(feature).or_default().push(k);
-        } else if c.separation.abs() <= d + band {
-            // A touching or inside feature's readings beyond its tie count only at a reflex
-            // place (`plan`: the planes of its faces there).
-            beyond.push(k);
-        }
-    }
-    // Whether the motion presses in at each touching feature's contacts: each read apart from
-    // the others (some 50,000 for a base plate held by its screws), so on two threads, once
-    // per reading.
-    let touching: Vec<usize> =
-        tied.iter().filter(|(f, _)| -nearest[*f].1 <= tie).flat_map(|(_, ks)| ks.iter().copied()).collect();
-    let mut pressed_alone: Vec<Option<DVec3>> = vec![None; contacts.len()];
-    for (&k, n) in touching.iter().zip(readings.each(&touching, 256, |k| presses(&contacts[k], &[]))) {
-        pressed_alone[k] = normal(k, n);
-    }
-    // Each feature's rows are chosen apart from the others' (some 8,000 touching features of
-    // a base plate), so on two threads.
-    let features: Vec<(&Feature, &Vec<usize>)> = tied.iter().collect();
-    let per_feature = mockup_ccd::parallel::map(&features, 256, |&(feature, ks)| {
-        // Inside already, its depth is the nearest reading's, kept by any one; touching, it
-        // must not be pressed in anywhere it touches: at a convex edge or corner one face's
-        // row does (outside either face is outside), at a reflex edge or an inner corner it
-        // takes both (outside both).
-        let inside = -nearest[feature].1 > tie;
-        let best_of = |ks: &mut dyn Iterator<Item = usize>| {
-            ks.max_by(|&x, &y| preference(&contacts[x]).total_cmp(&preference(&contacts[y])))
-        };
-        let best = best_of(&mut ks.iter().copied())?;
-        // Where the motion presses in at its place, even the first row takes the normal of the
-        // surface nearest the motion there.
-        let pressed = |k: usize| if inside { None } else { pressed_alone[k] };
-        let mut chosen: Vec<(usize, Option<DVec3>)> = vec![(best, pressed(best))];
-        if ks.iter().any(|&k| pressed(k).is_some()) {
-            // Touching and pressed in: add rows (at most four more) until the motion slid
-            // along them presses in nowhere, each where the slid motion still presses in, the
-            // least deepened first, with the normal of the surface nearest that motion there.
-            for _ in 0..ks.len().min(4) {
-                let along: Vec<DVec3> = chosen.iter().map(|&(k, n)| n.unwrap_or(contacts[k].normal)).collect();
-                let slid = readings.each(ks, usize::MAX, |k| presses(&contacts[k], &along));
-                let next = ks
-                    .iter()
-                    .zip(slid)
-                    .filter_map(|(&k, n)| normal(k, n).map(|n| (k, n)))
-                    .filter(|&(_, n)| along.iter().all(|a| a.dot(n) < 1.0 - 1e-9))
-                    .max_by(|x, y| preference(&contacts[x.0]).total_cmp(&preference(&contacts[y.0])));
-                let Some((k, n)) = next else { break };
-                chosen.push((k, Some(n)));
+            if !reads_depth(c, band) {
+                continue;
+            }
+            let feature = inside_feature(c);
+            let (d, s, _) = nearest[&feature];
+            if s > tie {
+                if c.separation.abs() <= d + band {
+                    keep.push((k, None));
+                }
+            } else if c.separation.abs() <= d + tie {
+                tied.entry(feature).or_default().push(k);
+            } else if c.separation.abs() <= d + band {
+                // A touching or inside feature's readings beyond its tie count only at a
+                // reflex place (`plan`: the planes of its faces there).
+                beyond.push(k);
             }
         }
-        Some((chosen, !inside))
-    });
-    for ((_, ks), chosen) in features.iter().zip(per_feature) {
-        let Some((chosen, touching)) = chosen else { continue };
-        if touching {
-            spare.extend(ks.iter().copied());
-        }
-        keep.extend(chosen);
+        // Inside already, a feature's depth is the nearest reading's, kept by any one.
+        let features: Vec<(Vec<usize>, bool)> = tied.into_iter().map(|(f, ks)| (ks, -nearest[&f].1 > tie)).collect();
+        let touching: Vec<usize> =
+            features.iter().filter(|(_, inside)| !inside).flat_map(|(ks, _)| ks.iter().copied()).collect();
+        let first = readings.batch(&touching);
+        RowChoice { keep, spare, beyond, features, touching, first, pressed_alone: None, chosen: 0 }
     }
-    // Stable: a contact kept twice with two normals keeps its rows in one order, whatever
-    // order the feature map gave.
-    keep.sort_by_key(|&(k, _)| k);
-    spare.sort_unstable();
-    Chosen { rows: keep, tied: spare, beyond }
+
+    /// Reads on until the rows are chosen (true) or `pace` says the time is up.
+    fn advance(
+        &mut self,
+        contacts: &[ContactPoint],
+        readings: &Readings,
+        preference: impl Fn(&ContactPoint) -> f64 + Sync,
+        presses: impl Fn(&ContactPoint, &[DVec3]) -> Option<Option<DVec3>> + Sync,
+        pace: &mut Pace,
+    ) -> bool {
+        // A contact pressed in with no normal of its own place's (inside a face): its own.
+        let normal = |k: usize, n: Option<Option<DVec3>>| n.map(|n| n.unwrap_or(contacts[k].normal));
+        // Whether the motion presses in at each touching feature's contacts: each read apart
+        // from the others (some 50,000 for a base plate held by its screws), so on two
+        // threads, once per reading.
+        if self.pressed_alone.is_none() {
+            if !self.first.advance(256, |k| presses(&contacts[k], &[]), pace) {
+                return false;
+            }
+            let first = std::mem::take(&mut self.first);
+            let mut pressed_alone: Vec<Option<DVec3>> = vec![None; contacts.len()];
+            for (&k, n) in self.touching.iter().zip(first.answers()) {
+                pressed_alone[k] = normal(k, n);
+            }
+            self.pressed_alone = Some(pressed_alone);
+        }
+        let pressed_alone = self.pressed_alone.as_deref().unwrap_or_default();
+        // Each feature's rows are chosen apart from the others' (some 8,000 touching features
+        // of a base plate), so on two threads, a piece at a time.
+        while self.chosen < self.features.len() {
+            if pace.late() {
+                return false;
+            }
+            let piece = &self.features[self.chosen..(self.chosen + FEATURE_PIECE).min(self.features.len())];
+            let per_feature = mockup_ccd::parallel::map(piece, 256, |(ks, inside)| {
+                // Touching, a feature must not be pressed in anywhere it touches: at a convex
+                // edge or corner one face's row does (outside either face is outside), at a
+                // reflex edge or an inner corner it takes both (outside both).
+                let best_of = |ks: &mut dyn Iterator<Item = usize>| {
+                    ks.max_by(|&x, &y| preference(&contacts[x]).total_cmp(&preference(&contacts[y])))
+                };
+                let best = best_of(&mut ks.iter().copied())?;
+                // Where the motion presses in at its place, even the first row takes the
+                // normal of the surface nearest the motion there.
+                let pressed = |k: usize| if *inside { None } else { pressed_alone[k] };
+                let mut chosen: Vec<(usize, Option<DVec3>)> = vec![(best, pressed(best))];
+                if ks.iter().any(|&k| pressed(k).is_some()) {
+                    // Touching and pressed in: add rows (at most four more) until the motion
+                    // slid along them presses in nowhere, each where the slid motion still
+                    // presses in, the least deepened first, with the normal of the surface
+                    // nearest that motion there.
+                    for _ in 0..ks.len().min(4) {
+                        let along: Vec<DVec3> = chosen.iter().map(|&(k, n)| n.unwrap_or(contacts[k].normal)).collect();
+                        let slid = readings.each(ks, usize::MAX, |k| presses(&contacts[k], &along));
+                        let next = ks
+                            .iter()
+                            .zip(slid)
+                            .filter_map(|(&k, n)| normal(k, n).map(|n| (k, n)))
+                            .filter(|&(_, n)| along.iter().all(|a| a.dot(n) < 1.0 - 1e-9))
+                            .max_by(|x, y| preference(&contacts[x.0]).total_cmp(&preference(&contacts[y.0])));
+                        let Some((k, n)) = next else { break };
+                        chosen.push((k, Some(n)));
+                    }
+                }
+                Some(chosen)
+            });
+            for ((ks, inside), chosen) in piece.iter().zip(per_feature) {
+                let Some(chosen) = chosen else { continue };
+                if !inside {
+                    self.spare.extend(ks.iter().copied());
+                }
+                self.keep.extend(chosen);
+            }
+            self.chosen += piece.len();
+            pace.did();
+        }
+        true
+    }
+
+    fn finish(mut self) -> Chosen {
+        // Stable: a contact kept twice with two normals keeps its rows in one order, whatever
+        // order the feature map gave.
+        self.keep.sort_by_key(|&(k, _)| k);
+        self.spare.sort_unstable();
+        Chosen { rows: self.keep, tied: self.spare, beyond: self.beyond }
+    }
 }
 
 /// Which contacts read alike (`World::readings`): contacts with the same id give the same
 /// answer to every side reading of one plan.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 struct Readings {
     id: Vec<u32>,
     count: usize,
@@ -2726,35 +3057,117 @@ impl Readings {
     /// `read` of each contact of `items`, computed for the first contact of each reading
     /// (on two threads when there are at least `min` of them) and given to the others.
     fn each<U: Clone + Send>(&self, items: &[usize], min: usize, read: impl Fn(usize) -> U + Sync) -> Vec<U> {
-        let mut read_first: Vec<usize> = Vec::new();
+        let mut batch = self.batch(items);
+        batch.advance(min, read, &mut Pace::unbounded());
+        batch.answers()
+    }
+
+    /// The readings `items` need: the first contact of each reading among them, and which
+    /// of those each item takes its answer from.
+    fn batch<U>(&self, items: &[usize]) -> Batch<U> {
+        let mut first: Vec<usize> = Vec::new();
         let which: Vec<u32> = if items.len() <= 32 {
             // A feature's few contacts (`rows`): a look along them, not a table of every id.
             let mut which = Vec::with_capacity(items.len());
             for &k in items {
                 let id = self.id[k];
-                let r = read_first.iter().position(|&f| self.id[f] == id).unwrap_or_else(|| {
-                    read_first.push(k);
-                    read_first.len() - 1
+                let r = first.iter().position(|&f| self.id[f] == id).unwrap_or_else(|| {
+                    first.push(k);
+                    first.len() - 1
                 });
                 which.push(r as u32);
             }
             which
         } else {
-            let mut first = vec![u32::MAX; self.count];
+            let mut slot = vec![u32::MAX; self.count];
             items
                 .iter()
                 .map(|&k| {
-                    let slot = &mut first[self.id[k] as usize];
+                    let slot = &mut slot[self.id[k] as usize];
                     if *slot == u32::MAX {
-                        *slot = read_first.len() as u32;
-                        read_first.push(k);
+                        *slot = first.len() as u32;
+                        first.push(k);
                     }
                     *slot
                 })
                 .collect()
         };
-        let answers = mockup_ccd::parallel::map(&read_first, min, |&k| read(k));
-        which.into_iter().map(|r| answers[r as usize].clone()).collect()
+        Batch { first, which, answers: Vec::new() }
+    }
+}
+
+/// A batch of side readings (`Readings::batch`), read a piece at a time: the contact each
+/// reading is made at, which reading each item takes, and the answers so far.
+#[derive(Clone, Debug)]
+struct Batch<U> {
+    first: Vec<usize>,
+    which: Vec<u32>,
+    answers: Vec<U>,
+}
+
+impl<U> Default for Batch<U> {
+    fn default() -> Self {
+        Batch { first: Vec::new(), which: Vec::new(), answers: Vec::new() }
+    }
+}
+
+impl<U: Clone + Send> Batch<U> {
+    /// Reads on (on two threads when a piece has at least `min` readings) until every
+    /// reading is made (true) or `pace` says the time is up.
+    fn advance(&mut self, min: usize, read: impl Fn(usize) -> U + Sync, pace: &mut Pace) -> bool {
+        while self.answers.len() < self.first.len() {
+            if pace.late() {
+                return false;
+            }
+            let next = self.answers.len();
+            let piece = &self.first[next..(next + SIDE_PIECE).min(self.first.len())];
+            self.answers.extend(mockup_ccd::parallel::map(piece, min, |&k| read(k)));
+            pace.did();
+        }
+        true
+    }
+
+    /// Each item's answer, in the items' order (every reading made).
+    fn answers(self) -> Vec<U> {
+        let answers = self.answers;
+        self.which.into_iter().map(|r| answers[r as usize].clone()).collect()
+    }
+}
+
+/// When a plan under a drag's deadline stops for the next drag: after at least one piece of
+/// work (so that every drag gets somewhere), before a piece that, costing what the last one
+/// did, would end past the deadline (pieces of one kind cost about the same; stopping only
+/// once past it overran the deadline by up to a piece).
+#[derive(Clone, Copy, Debug)]
+struct Pace {
+    deadline: Option<Instant>,
+    /// When the last piece ended (or the plan's call began), and what it cost.
+    since: Instant,
+    last: Option<Duration>,
+}
+
+impl Pace {
+    fn new(deadline: Option<Instant>) -> Pace {
+        Pace { deadline, since: Instant::now(), last: None }
+    }
+
+    fn unbounded() -> Pace {
+        Pace::new(None)
+    }
+
+    /// Whether to stop before the next piece.
+    fn late(&self) -> bool {
+        match (self.deadline, self.last) {
+            (Some(deadline), Some(last)) => Instant::now() + last >= deadline,
+            _ => false,
+        }
+    }
+
+    /// A piece was done.
+    fn did(&mut self) {
+        let now = Instant::now();
+        self.last = Some(now - self.since);
+        self.since = now;
     }
 }
 

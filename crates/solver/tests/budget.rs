@@ -444,3 +444,49 @@ fn a_deep_pairs_classification_spreads_over_drags() {
     let (p, q) = (whole.body(b).unwrap().pose.translation, tight.body(b).unwrap().pose.translation);
     assert!((p - q).length() < 1e-9, "unbudgeted {p:?}, budgeted {q:?}");
 }
+
+/// A solve spread over drags (docs/solver.md §4): a plate resting on six blocks, hundreds of
+/// contacts in contact from the start, slid along the blocks, lifted and pressed into them
+/// under a time budget already spent when each drag begins (every drag does one piece of
+/// each kind of work: a piece of a plan, of a rebuild, of a query). Over enough drags each
+/// ends where the unbudgeted drags end, some of them with the plan unfinished, and the plate
+/// never goes into the blocks.
+#[test]
+fn a_solve_spread_over_drags_ends_where_one_drag_does() {
+    let (mut free, p) = plate_on_blocks(true);
+    let (mut tight, _) = plate_on_blocks(true);
+    let s = *tight.settings();
+    tight.set_settings(SolverSettings { time_budget: Some(std::time::Duration::from_nanos(1)), ..s }).unwrap();
+    let start = free.body(p).unwrap().pose;
+    let (mut planning, mut most) = (0, 0);
+    for t in
+        [DVec3::new(0.3, 0.1, 0.0), DVec3::new(0.3, 0.1, -0.2), DVec3::new(-0.2, 0.0, 0.4), DVec3::new(0.0, 0.0, -0.3)]
+    {
+        let target = Pose::from_translation(start.translation + t);
+        for _ in 0..5 {
+            free.drag(p, target).unwrap();
+        }
+        for _ in 0..5 {
+            let mut frames = 0;
+            loop {
+                let r = tight.drag(p, target).unwrap();
+                frames += 1;
+                planning += r.planning as usize;
+                let depth = plate_depth_in_blocks(&tight.body(p).unwrap().pose);
+                assert!(depth < 1e-6, "the plate went {depth} into the blocks ({r:?})");
+                if !r.out_of_time {
+                    break;
+                }
+                assert!(frames < 20_000, "still out of time after {frames} drags");
+            }
+            most = most.max(frames);
+        }
+        let (a, b) = (free.body(p).unwrap().pose, tight.body(p).unwrap().pose);
+        // As `a_budgeted_drag_ends_where_an_unbudgeted_one_does`: resting on the blocks, the
+        // unbudgeted drag repeated toward the same target still moves by a few 1e-6.
+        assert!((a.translation - b.translation).length() < 1e-5, "unbudgeted {a:?}, budgeted {b:?}");
+        assert!(a.rotation.angle_between(b.rotation) < 1e-5, "unbudgeted {a:?}, budgeted {b:?}");
+    }
+    assert!(most > 1, "the budget never cut a drag short");
+    assert!(planning > 0, "no drag ended with its solve unfinished");
+}
