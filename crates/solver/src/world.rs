@@ -863,8 +863,7 @@ impl World {
         // base plate has tens of thousands of contacts and hundreds of seated pairs; sorting
         // one entry per contact took 1–4 ms of every drag).
         let mut touching: Vec<(BodyId, BodyId)> = self
-            .contacts
-            .chunk_by(|a, b| (a.body_i, a.body_j) == (b.body_i, b.body_j))
+            .pair_runs()
             .filter(|run| run.iter().any(|c| c.distance < eb))
             .map(|run| (run[0].body_i, run[0].body_j))
             .collect();
@@ -1512,14 +1511,19 @@ impl World {
         Ok(report)
     }
 
+    /// The contacts in runs of one pair. A rebuild appends them pair by pair, so most pairs
+    /// are one run; a pair may still be split over several.
+    fn pair_runs(&self) -> impl Iterator<Item = &[ContactPoint]> {
+        self.contacts.chunk_by(|a, b| (a.body_i, a.body_j) == (b.body_i, b.body_j))
+    }
+
     /// The pairs in contact from the start among the contacts and of the movers, and the
     /// deepest of their interference (the step report's).
     fn seated_depths(&self, movers: &[BodyId]) -> (Vec<(BodyId, BodyId)>, f64) {
         // One pass over the contacts (a base plate has tens of thousands, with hundreds of
         // seated pairs), in runs of one pair: a rebuild appends them pair by pair, so most
         // pairs are one run, read where it lies.
-        let runs: Vec<&[ContactPoint]> =
-            self.contacts.chunk_by(|a, b| (a.body_i, a.body_j) == (b.body_i, b.body_j)).collect();
+        let runs: Vec<&[ContactPoint]> = self.pair_runs().collect();
         let mut seated: Vec<(BodyId, BodyId)> =
             runs.iter().filter(|run| run.iter().any(|c| c.seated)).map(|run| (run[0].body_i, run[0].body_j)).collect();
         seated.extend(self.seated_pairs().into_iter().filter(|&(i, j)| movers.contains(&i) || movers.contains(&j)));
