@@ -298,6 +298,8 @@ pub struct World {
     /// The last plan's reading ids, with `changes` and the movers' slots they were made for
     /// (docs/solver.md §4, "Contacts that read alike are read once").
     kept_readings: Option<(u64, Vec<Option<usize>>, Readings)>,
+    /// What a plan's one-piece stages cost per item, from plan to plan (`Pace`).
+    plan_rates: PlanRates,
 }
 
 /// The broad phase over the bodies, and those whose box it refused (a pose too large to
@@ -583,6 +585,7 @@ enum Stage {
 #[derive(Clone, Debug, Default)]
 struct Keying {
     ids: HashMap<ReadingKey, u32, foldhash::fast::FixedState>,
+    rate: Rate,
 }
 
 /// What two contacts that read alike agree on (`Keying`).
@@ -607,7 +610,10 @@ struct Normals {
 }
 
 /// The solves: the candidate rows, the spare contacts, how many solves were made, and the
-/// last one's answer with its spare contacts' readings under way.
+/// last one's answer with its spare contacts' readings under way; then how many of those
+/// readings were added as rows (a piece at a time: a base plate's solve can press in 40,000
+/// spare contacts, some 15 ms of rows), how many candidates the solve had, and what adding
+/// costs per spare contact.
 #[derive(Clone, Debug)]
 struct Rounds {
     candidates: Vec<ContactPoint>,
@@ -615,6 +621,9 @@ struct Rounds {
     spare: Vec<usize>,
     round: u32,
     solved: Option<(Solved, Batch<Option<Option<DVec3>>>)>,
+    added: usize,
+    before: usize,
+    add_rate: Rate,
 }
 
 /// A solve: its rows (the corners kept), their bounds, and its answer.
@@ -625,12 +634,15 @@ struct Solved {
     solution: gauss::Solution,
 }
 
-/// A budgeted plan looks at the clock after this many distinct side readings (about a
-/// millisecond on two threads at 1–2 µs each) and after this many features' rows.
-const SIDE_PIECE: usize = 1024;
-/// It keys this many contacts between looks (about 2 ms the first time, `World::key_readings`).
-const KEY_PIECE: usize = 4096;
-const FEATURE_PIECE: usize = 512;
+/// A budgeted plan's pieces are sized by what they cost (`Pace::piece`), between these many
+/// distinct side readings (1–9 µs each on two threads), contacts keyed (about 0.4 µs each the
+/// first time, `World::key_readings`) and features' rows chosen.
+const SIDE_PIECE: (usize, usize) = (64, 4096);
+const KEY_PIECE: (usize, usize) = (512, 8192);
+const FEATURE_PIECE: (usize, usize) = (32, 2048);
+/// A solve's pressed-in spare contacts are added as rows this many at a time (about 0.3 µs
+/// each).
+const ADD_PIECE: (usize, usize) = (1024, 16384);
 
 /// A sub-step whose continuous queries ran out of budget before proving any of its motion
 /// free, or finished too late for the rest of the sub-step (docs/solver.md §4).
@@ -1793,7 +1805,9 @@ impl World {
         let clock = Instant::now();
         let mut pace = Pace::new(self.budget.and_then(|b| b.deadline));
         let Planning { mut space, stage } = *planning;
-        let solved = self.advance_plan(&mut space, stage, &mut pace);
+        let mut rates = self.plan_rates;
+        let solved = self.advance_plan(&mut space, stage, &mut pace, &mut rates);
+        self.plan_rates = rates;
         report.solver_time += clock.elapsed();
         match solved {
             Ok(solved) => Ok(self.planned(space, solved, report)),
@@ -1803,7 +1817,13 @@ impl World {
 
     /// A plan's readings and solves, a piece at a time until `pace` says the time is up
     /// (`Err`: how far it got) or the last solve is made.
-    fn advance_plan(&self, space: &mut Space, mut stage: Stage, pace: &mut Pace) -> Result<Solved, Box<Stage>> {
+    fn advance_plan(
+        &self,
+        space: &mut Space,
+        mut stage: Stage,
+        pace: &mut Pace,
+        rates: &mut PlanRates,
+    ) -> Result<Solved, Box<Stage>> {
         let s = self.settings;
         let Space { slot, frames, d0, readings, .. } = space;
         let (slot, frames, d0) = (&*slot, &*frames, &*d0);
@@ -1846,11 +1866,12 @@ impl World {
                     Stage::Begun
                 }
                 Stage::Begun => {
-                    if pace.late() {
+                    if pace.late(rates.sort, self.contacts.len()) {
                         return Err(Box::new(Stage::Begun));
                     }
+                    let began = Instant::now();
                     let choice = RowChoice::new(&self.contacts, tie, s.breaking, readings);
-                    pace.did();
+                    pace.did(&mut rates.sort, self.contacts.len(), began);
                     Stage::Rows(choice)
                 }
                 Stage::Rows(mut choice) => {
@@ -1924,19 +1945,29 @@ impl World {
                         rows_of.entry(k).or_default().extend(candidates.len()..candidates.len() + reflex.len());
                         candidates.extend(reflex);
                     }
-                    Stage::Rounds(Rounds { candidates, rows_of, spare, round: 0, solved: None })
+                    Stage::Rounds(Rounds {
+                        candidates,
+                        rows_of,
+                        spare,
+                        round: 0,
+                        solved: None,
+                        added: 0,
+                        before: 0,
+                        add_rate: Rate::default(),
+                    })
                 }
                 Stage::Rounds(mut r) => {
                     let Some((solved, pressed)) = r.solved.as_mut() else {
-                        if pace.late() {
+                        if pace.late(rates.solve, r.candidates.len()) {
                             return Err(Box::new(Stage::Rounds(r)));
                         }
+                        let began = Instant::now();
                         let bounds: Vec<f64> = r.candidates.iter().map(|c| self.bound(c)).collect();
                         let kept = patch::corners(&r.candidates, &bounds, 1e-9 * s.security);
                         let rows = kept.iter().map(|&k| r.candidates[k]).collect::<Vec<ContactPoint>>();
                         let row_bounds = kept.iter().map(|&k| bounds[k]).collect::<Vec<f64>>();
                         let solution = gauss::solve(frames, slot, &rows, &row_bounds, d0);
-                        pace.did();
+                        pace.did(&mut rates.solve, r.candidates.len(), began);
                         let solved = Solved { rows, row_bounds, solution };
                         // A touching feature's rows were chosen by the unconstrained motion;
                         // the solve's answer may still press it in where it touches but has no
@@ -1949,6 +1980,7 @@ impl World {
                         }
                         r.round += 1;
                         r.solved = Some((solved, readings.batch(&r.spare)));
+                        (r.added, r.before) = (0, r.candidates.len());
                         stage = Stage::Rounds(r);
                         continue;
                     };
@@ -1971,19 +2003,29 @@ impl World {
                     if !done {
                         return Err(Box::new(Stage::Rounds(r)));
                     }
-                    let Some((solved, pressed)) = r.solved.take() else { return Err(Box::new(Stage::Rounds(r))) };
-                    let before = r.candidates.len();
-                    for (&k, n) in r.spare.iter().zip(pressed.answers()) {
-                        let Some(n) = n else { continue };
-                        let n = n.unwrap_or(self.contacts[k].normal);
-                        let rows = r.rows_of.entry(k).or_default();
-                        let known = rows.iter().any(|&row| r.candidates[row].normal.dot(n) > 1.0 - 1e-9);
-                        if !known {
-                            rows.push(r.candidates.len());
-                            r.candidates.push(ContactPoint { normal: n, ..self.contacts[k] });
+                    // The pressed-in spare contacts become rows, in order, a piece at a time.
+                    while r.added < r.spare.len() {
+                        let size = pace.piece(r.add_rate, r.spare.len() - r.added, ADD_PIECE);
+                        if size == 0 {
+                            return Err(Box::new(Stage::Rounds(r)));
                         }
+                        let began = Instant::now();
+                        for item in r.added..r.added + size {
+                            let k = r.spare[item];
+                            let Some(n) = *pressed.answer(item) else { continue };
+                            let n = n.unwrap_or(self.contacts[k].normal);
+                            let rows = r.rows_of.entry(k).or_default();
+                            let known = rows.iter().any(|&row| r.candidates[row].normal.dot(n) > 1.0 - 1e-9);
+                            if !known {
+                                rows.push(r.candidates.len());
+                                r.candidates.push(ContactPoint { normal: n, ..self.contacts[k] });
+                            }
+                        }
+                        r.added += size;
+                        pace.did(&mut r.add_rate, size, began);
                     }
-                    if r.candidates.len() == before {
+                    let Some((solved, _)) = r.solved.take() else { return Err(Box::new(Stage::Rounds(r))) };
+                    if r.candidates.len() == r.before {
                         return Ok(solved);
                     }
                     Stage::Rounds(r)
@@ -2583,11 +2625,13 @@ impl World {
     ) -> bool {
         let bits = |p: DVec3| p.to_array().map(f64::to_bits);
         while readings.id.len() < self.contacts.len() {
-            if pace.late() {
+            let next = readings.id.len();
+            let size = pace.piece(keying.rate, self.contacts.len() - next, KEY_PIECE);
+            if size == 0 {
                 return false;
             }
-            let next = readings.id.len();
-            let piece = &self.contacts[next..(next + KEY_PIECE).min(self.contacts.len())];
+            let began = Instant::now();
+            let piece = &self.contacts[next..next + size];
             let keys = mockup_ccd::parallel::map(piece, 1024, |c| {
                 if !c.seated {
                     return None;
@@ -2609,7 +2653,7 @@ impl World {
                 }
                 readings.id.push(id);
             }
-            pace.did();
+            pace.did(&mut keying.rate, size, began);
         }
         true
     }
@@ -2930,8 +2974,9 @@ struct RowChoice {
     /// Per contact, the normal its first reading gave where the motion presses in; once
     /// `first` is done.
     pressed_alone: Option<Vec<Option<DVec3>>>,
-    /// How many features' rows are chosen.
+    /// How many features' rows are chosen, and what a feature's cost so far.
     chosen: usize,
+    rate: Rate,
 }
 
 impl RowChoice {
@@ -2967,7 +3012,17 @@ impl RowChoice {
         let touching: Vec<usize> =
             features.iter().filter(|(_, inside)| !inside).flat_map(|(ks, _)| ks.iter().copied()).collect();
         let first = readings.batch(&touching);
-        RowChoice { keep, spare, beyond, features, touching, first, pressed_alone: None, chosen: 0 }
+        RowChoice {
+            keep,
+            spare,
+            beyond,
+            features,
+            touching,
+            first,
+            pressed_alone: None,
+            chosen: 0,
+            rate: Rate::default(),
+        }
     }
 
     /// Reads on until the rows are chosen (true) or `pace` says the time is up.
@@ -2999,10 +3054,12 @@ impl RowChoice {
         // Each feature's rows are chosen apart from the others' (some 8,000 touching features
         // of a base plate), so on two threads, a piece at a time.
         while self.chosen < self.features.len() {
-            if pace.late() {
+            let size = pace.piece(self.rate, self.features.len() - self.chosen, FEATURE_PIECE);
+            if size == 0 {
                 return false;
             }
-            let piece = &self.features[self.chosen..(self.chosen + FEATURE_PIECE).min(self.features.len())];
+            let began = Instant::now();
+            let piece = &self.features[self.chosen..self.chosen + size];
             let per_feature = mockup_ccd::parallel::map(piece, 256, |(ks, inside)| {
                 // Touching, a feature must not be pressed in anywhere it touches: at a convex
                 // edge or corner one face's row does (outside either face is outside), at a
@@ -3042,8 +3099,8 @@ impl RowChoice {
                 }
                 self.keep.extend(chosen);
             }
-            self.chosen += piece.len();
-            pace.did();
+            self.chosen += size;
+            pace.did(&mut self.rate, size, began);
         }
         true
     }
@@ -3104,7 +3161,7 @@ impl Readings {
                 })
                 .collect()
         };
-        Batch { first, which, answers: Vec::new() }
+        Batch { first, which, answers: Vec::new(), rate: Rate::default() }
     }
 }
 
@@ -3115,11 +3172,12 @@ struct Batch<U> {
     first: Vec<usize>,
     which: Vec<u32>,
     answers: Vec<U>,
+    rate: Rate,
 }
 
 impl<U> Default for Batch<U> {
     fn default() -> Self {
-        Batch { first: Vec::new(), which: Vec::new(), answers: Vec::new() }
+        Batch { first: Vec::new(), which: Vec::new(), answers: Vec::new(), rate: Rate::default() }
     }
 }
 
@@ -3128,15 +3186,22 @@ impl<U: Clone + Send> Batch<U> {
     /// reading is made (true) or `pace` says the time is up.
     fn advance(&mut self, min: usize, read: impl Fn(usize) -> U + Sync, pace: &mut Pace) -> bool {
         while self.answers.len() < self.first.len() {
-            if pace.late() {
+            let next = self.answers.len();
+            let size = pace.piece(self.rate, self.first.len() - next, SIDE_PIECE);
+            if size == 0 {
                 return false;
             }
-            let next = self.answers.len();
-            let piece = &self.first[next..(next + SIDE_PIECE).min(self.first.len())];
+            let began = Instant::now();
+            let piece = &self.first[next..next + size];
             self.answers.extend(mockup_ccd::parallel::map(piece, min, |&k| read(k)));
-            pace.did();
+            pace.did(&mut self.rate, size, began);
         }
         true
+    }
+
+    /// The answer of the `item`th item (its reading made).
+    fn answer(&self, item: usize) -> &U {
+        &self.answers[self.which[item] as usize]
     }
 
     /// Each item's answer, in the items' order (every reading made).
@@ -3146,40 +3211,74 @@ impl<U: Clone + Send> Batch<U> {
     }
 }
 
-/// When a plan under a drag's deadline stops for the next drag: after at least one piece of
-/// work (so that every drag gets somewhere), before a piece that, costing what the last one
-/// did, would end past the deadline (pieces of one kind cost about the same; stopping only
-/// once past it overran the deadline by up to a piece).
+/// When a plan under a drag's deadline stops for the next drag, and how big its pieces are
+/// (docs/solver.md §4, "Pieces sized by what they cost"): after at least one piece of work
+/// (so that every drag gets somewhere), before a piece that, at its kind's rate, would end
+/// past the deadline; a loop's pieces sized to end halfway to it.
 #[derive(Clone, Copy, Debug)]
 struct Pace {
     deadline: Option<Instant>,
-    /// When the last piece ended (or the plan's call began), and what it cost.
-    since: Instant,
-    last: Option<Duration>,
+    /// Whether this call did a piece.
+    done: bool,
+}
+
+/// What one kind of piece costs per item: its last piece's, going up at once and down by
+/// halves. None before its first piece.
+#[derive(Clone, Copy, Debug, Default)]
+struct Rate(Option<f64>);
+
+/// The rates of a plan's one-piece stages: sorting the contacts for `rows` (per contact), a
+/// corner hull and its solve (per candidate row).
+#[derive(Clone, Copy, Debug, Default)]
+struct PlanRates {
+    sort: Rate,
+    solve: Rate,
 }
 
 impl Pace {
     fn new(deadline: Option<Instant>) -> Pace {
-        Pace { deadline, since: Instant::now(), last: None }
+        Pace { deadline, done: false }
     }
 
     fn unbounded() -> Pace {
         Pace::new(None)
     }
 
-    /// Whether to stop before the next piece.
-    fn late(&self) -> bool {
-        match (self.deadline, self.last) {
-            (Some(deadline), Some(last)) => Instant::now() + last >= deadline,
-            _ => false,
+    /// Whether to stop before a one-piece stage of `n` items at `rate` (of unknown cost: once
+    /// a piece was done).
+    fn late(&self, rate: Rate, n: usize) -> bool {
+        let Some(deadline) = self.deadline.filter(|_| self.done) else { return false };
+        match rate.0 {
+            Some(r) => Duration::try_from_secs_f64(r * n as f64)
+                .ok()
+                .and_then(|cost| Instant::now().checked_add(cost))
+                .is_none_or(|end| end > deadline),
+            None => true,
         }
     }
 
-    /// A piece was done.
-    fn did(&mut self) {
-        let now = Instant::now();
-        self.last = Some(now - self.since);
-        self.since = now;
+    /// How many of the `left` items of a loop go in its next piece, between `least` and
+    /// `most` (both at most `left`); 0: stop for the next drag.
+    fn piece(&self, rate: Rate, left: usize, (least, most): (usize, usize)) -> usize {
+        let (least, most) = (least.min(left), most.min(left));
+        let Some(deadline) = self.deadline else { return most };
+        let time = deadline.saturating_duration_since(Instant::now()).as_secs_f64();
+        match rate.0 {
+            Some(r) if self.done && least as f64 * r > time => 0,
+            Some(r) => ((time / (2.0 * r)).min(most as f64) as usize).max(least),
+            None if self.done && time == 0.0 => 0,
+            None => least,
+        }
+    }
+
+    /// A piece of `n` items, begun at `began`, was done: its kind's rate follows it.
+    fn did(&mut self, rate: &mut Rate, n: usize, began: Instant) {
+        let t = began.elapsed().as_secs_f64() / n.max(1) as f64;
+        rate.0 = Some(match rate.0 {
+            Some(r) if t <= r => 0.5 * (r + t),
+            _ => t,
+        });
+        self.done = true;
     }
 }
 
@@ -3259,5 +3358,45 @@ mod tests {
             assert_eq!(answers, expected);
             assert_eq!(calls.into_inner(), n.min(7));
         }
+    }
+
+    /// Pieces: the most with no deadline; the least first, then as many as end halfway to
+    /// the deadline at the rate; none once even the least would end past it; and at least
+    /// the least while no piece was done.
+    #[test]
+    fn pieces_fit_the_deadline_at_their_rate() {
+        let sizes = (10, 1000);
+        assert_eq!(Pace::unbounded().piece(Rate::default(), 5000, sizes), 1000);
+        assert_eq!(Pace::unbounded().piece(Rate::default(), 7, sizes), 7);
+        let mut pace = Pace::new(Some(Instant::now() + Duration::from_secs(10)));
+        assert_eq!(pace.piece(Rate::default(), 5000, sizes), 10);
+        // 0.1 s an item with 10 s left: about 50 fit halfway.
+        let n = pace.piece(Rate(Some(0.1)), 5000, sizes);
+        assert!((45..=50).contains(&n), "{n}");
+        assert_eq!(pace.piece(Rate(Some(1e-9)), 5000, sizes), 1000);
+        // The least would take 10 s: before any piece it is done, after one it waits.
+        assert_eq!(pace.piece(Rate(Some(1.0)), 5000, sizes), 10);
+        pace.done = true;
+        assert_eq!(pace.piece(Rate(Some(1.0)), 5000, sizes), 0);
+        assert!(pace.late(Rate(Some(1.0)), 20));
+        assert!(!pace.late(Rate(Some(0.01)), 20));
+        assert!(pace.late(Rate::default(), 20), "an unknown cost waits once a piece was done");
+        assert!(pace.late(Rate(Some(f64::MAX)), usize::MAX));
+        assert!(!Pace::unbounded().late(Rate(Some(1.0)), 20));
+    }
+
+    /// A rate goes up at once and down by halves.
+    #[test]
+    fn a_rate_rises_at_once_and_falls_by_halves() {
+        let mut pace = Pace::unbounded();
+        let mut rate = Rate(Some(1.0));
+        pace.did(&mut rate, 1, Instant::now());
+        let r = rate.0.unwrap();
+        assert!((0.5..0.51).contains(&r), "{r}");
+        let began = Instant::now() - Duration::from_secs(4);
+        pace.did(&mut rate, 2, began);
+        let r = rate.0.unwrap();
+        assert!((2.0..2.1).contains(&r), "{r}");
+        assert!(pace.done);
     }
 }
