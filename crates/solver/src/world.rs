@@ -3244,8 +3244,9 @@ impl Pace {
         Pace::new(None)
     }
 
-    /// Whether to stop before a one-piece stage of `n` items at `rate` (of unknown cost: once
-    /// a piece was done).
+    /// Whether to stop before a one-piece stage of `n` items at `rate`. One of unknown cost
+    /// goes ahead: its rate is learnt only by running it, and waiting for it livelocked a
+    /// plan that a change drops between drags (pushing other parts).
     fn late(&self, rate: Rate, n: usize) -> bool {
         let Some(deadline) = self.deadline.filter(|_| self.done) else { return false };
         match rate.0 {
@@ -3253,7 +3254,7 @@ impl Pace {
                 .ok()
                 .and_then(|cost| Instant::now().checked_add(cost))
                 .is_none_or(|end| end > deadline),
-            None => true,
+            None => false,
         }
     }
 
@@ -3380,7 +3381,7 @@ mod tests {
         assert_eq!(pace.piece(Rate(Some(1.0)), 5000, sizes), 0);
         assert!(pace.late(Rate(Some(1.0)), 20));
         assert!(!pace.late(Rate(Some(0.01)), 20));
-        assert!(pace.late(Rate::default(), 20), "an unknown cost waits once a piece was done");
+        assert!(!pace.late(Rate::default(), 20), "an unknown cost goes ahead: it is learnt by running");
         assert!(pace.late(Rate(Some(f64::MAX)), usize::MAX));
         assert!(!Pace::unbounded().late(Rate(Some(1.0)), 20));
     }
