@@ -95,7 +95,8 @@ struct Key {
     shown: Vec<bool>,
 }
 
-/// Seconds per frame, smoothed.
+/// Seconds per frame, smoothed: wall time between frames (`Time<Real>`), as `Time`'s virtual
+/// clock stops at 250 ms a frame and showed a 7 s frame as 220 ms.
 #[derive(Resource, Default, Debug)]
 pub struct FrameTime(pub f32);
 
@@ -111,9 +112,12 @@ impl Plugin for StatusPlugin {
     }
 }
 
-fn frame_time(time: Res<Time>, mut t: ResMut<FrameTime>) {
+fn frame_time(time: Res<Time<Real>>, mut t: ResMut<FrameTime>) {
+    // Smoothed over about half a second, not a number of frames: a frame of seconds shows at
+    // once, while 60 frames a second do not flicker.
     let dt = time.delta_secs();
-    t.0 = if t.0 == 0.0 { dt } else { 0.9 * t.0 + 0.1 * dt };
+    let weight = 1.0 - (-dt / 0.5).exp();
+    t.0 = if t.0 == 0.0 { dt } else { t.0 + weight * (dt - t.0) };
 }
 
 #[allow(clippy::too_many_arguments)]

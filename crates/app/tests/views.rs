@@ -622,3 +622,18 @@ fn an_obj_import_loads_on_a_task_behind_a_progress_bar_while_frames_go_on() {
     assert_eq!(parts.iter(app.world()).count(), 6);
     assert!(selected(&app).is_none());
 }
+
+/// The status's frame time is the wall time between frames, also past the 250 ms at which
+/// Bevy's virtual clock stops (a software-rendered frame of a large assembly takes seconds).
+#[test]
+fn the_frame_time_shown_is_the_wall_time_of_a_long_frame() {
+    let mut app = app_with_views(cube_and_wall());
+    // Slept here, between frames: a sleeping system would hold a thread of the task pool the
+    // other tests of this process share.
+    for _ in 0..6 {
+        std::thread::sleep(std::time::Duration::from_millis(400));
+        app.update();
+    }
+    let shown = app.world().resource::<mockup::status::FrameTime>().0;
+    assert!(shown >= 0.38, "a 400 ms frame shown as {shown} s");
+}
