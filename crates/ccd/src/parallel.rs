@@ -82,6 +82,41 @@ pub fn map<T: Sync, U: Send>(items: &[T], min: usize, f: impl Fn(&T) -> U + Sync
     out
 }
 
+/// [`map`] of the items up to where `deadline` came: the results of a prefix of `items`, at
+/// least `at_least` long (fewer only when there are fewer items). Each thread looks at the
+/// clock before each of its items; the prefix ends at the first item not done, and a result
+/// past it that the other thread made is dropped. For items whose costs vary too much for a
+/// piece sized beforehand to end by a deadline.
+pub fn map_until<T: Sync, U: Send>(
+    items: &[T],
+    min: usize,
+    deadline: Instant,
+    at_least: usize,
+    f: impl Fn(&T) -> U + Sync,
+) -> Vec<U> {
+    let go = |i: usize| i < at_least || Instant::now() < deadline;
+    if items.len() < min.max(2) || cores() < 2 {
+        return items.iter().enumerate().map_while(|(i, x)| go(i).then(|| f(x))).collect();
+    }
+    let f = &f;
+    let go = &go;
+    let side = |first: usize| {
+        move || {
+            items.iter().enumerate().skip(first).step_by(2).map_while(|(i, x)| go(i).then(|| f(x))).collect::<Vec<U>>()
+        }
+    };
+    let (evens, odds) = join(side(0), side(1));
+    let done = (2 * evens.len()).min(2 * odds.len() + 1).min(items.len());
+    let mut out = Vec::with_capacity(done);
+    let mut odds = odds.into_iter();
+    for even in evens {
+        out.push(even);
+        out.extend(odds.next());
+    }
+    out.truncate(done);
+    out
+}
+
 /// A caller's job, on the caller's stack while it waits in [`join`].
 struct Job<'a> {
     /// Runs `b` and keeps its result, or its panic, for the caller; never panics itself.
@@ -156,6 +191,34 @@ mod tests {
             let one: Vec<i64> = items.iter().map(|x| x.wrapping_mul(3) - 1).collect();
             prop_assert_eq!(map(&items, min, |x| x.wrapping_mul(3) - 1), one);
         }
+    }
+
+    proptest! {
+        /// A prefix of `map`'s list: all of it before a deadline far ahead, exactly
+        /// `at_least` after one already past, on either side of `min`.
+        #[test]
+        fn map_until_gives_a_prefix(items in proptest::collection::vec(any::<i64>(), 0..300), min in 0usize..100, at_least in 0usize..320) {
+            let all: Vec<i64> = items.iter().map(|x| x.wrapping_mul(3) - 1).collect();
+            let later = Instant::now() + Duration::from_secs(3600);
+            prop_assert_eq!(map_until(&items, min, later, at_least, |x| x.wrapping_mul(3) - 1), all.clone());
+            let past = Instant::now();
+            let some = map_until(&items, min, past, at_least, |x| x.wrapping_mul(3) - 1);
+            prop_assert_eq!(&some[..], &all[..at_least.min(items.len())]);
+        }
+    }
+
+    /// Items that take 1 ms each, 1,000 of them, and a deadline 20 ms away: a prefix, ended
+    /// near the deadline, not the whole list's second.
+    #[test]
+    fn map_until_stops_at_the_deadline() {
+        let items: Vec<u32> = (0..1000).collect();
+        let deadline = Instant::now() + Duration::from_millis(20);
+        let done = map_until(&items, 2, deadline, 1, |&x| {
+            thread::sleep(Duration::from_millis(1));
+            x
+        });
+        assert!(!done.is_empty() && done.len() < 1000, "{} items", done.len());
+        assert_eq!(done, (0..done.len() as u32).collect::<Vec<_>>());
     }
 
     #[test]

@@ -594,8 +594,43 @@ type ReadingKey = (BodyId, BodyId, bool, u32, [u64; 3], Place, Option<[u64; 3]>)
 /// The last drag's seated pairs and depth, with the change count and movers they are of.
 type KeptDepths = (u64, Vec<BodyId>, Vec<(BodyId, BodyId)>, f64);
 
-/// Each contact's candidate rows.
-type RowsOf = HashMap<usize, Vec<usize>, foldhash::fast::FixedState>;
+/// Each contact's candidate rows, as lists threaded through two flat arrays: the contact's
+/// last row, and each row's previous row of the same contact. A table of one `Vec` per
+/// contact cost 51,000 allocations for a base plate, and as much again to free: up to 7 ms
+/// a plan (docs/benchmarks.md, "Stop 55").
+#[derive(Clone, Debug)]
+struct RowsOf {
+    last: Vec<u32>,
+    previous: Vec<u32>,
+}
+
+impl RowsOf {
+    const NONE: u32 = u32::MAX;
+
+    fn new(contacts: usize) -> RowsOf {
+        RowsOf { last: vec![Self::NONE; contacts], previous: Vec::new() }
+    }
+
+    /// Row `row`, the next row (rows are numbered in the order they are added), is of
+    /// contact `k`.
+    fn push(&mut self, k: usize, row: usize) {
+        debug_assert_eq!(row, self.previous.len(), "rows are added in order");
+        self.previous.push(self.last[k]);
+        self.last[k] = row as u32;
+    }
+
+    /// Contact `k`'s rows, the last added first.
+    fn of(&self, k: usize) -> impl Iterator<Item = usize> + '_ {
+        let mut at = self.last[k];
+        std::iter::from_fn(move || {
+            (at != Self::NONE).then(|| {
+                let row = at as usize;
+                at = self.previous[row];
+                row
+            })
+        })
+    }
+}
 
 /// The rows chosen, and the readings of the touching ones' normals under way.
 #[derive(Clone, Debug)]
@@ -1875,16 +1910,19 @@ impl World {
                     Stage::Rows(choice)
                 }
                 Stage::Rows(mut choice) => {
-                    if !choice.advance(&self.contacts, readings, wanted, presses, pace) {
+                    if !choice.advance(&self.contacts, readings, wanted, presses, pace)
+                        || pace.late(rates.finish, self.contacts.len())
+                    {
                         return Err(Box::new(Stage::Rows(choice)));
                     }
+                    let began = Instant::now();
                     let Chosen { rows: chosen, tied: spare, beyond } = choice.finish();
                     // Each contact's candidate rows (to add a touching contact's row only once
                     // a normal): looked up per contact, not by a scan of every row, which made
                     // a base plate's 51,000 contacts cost 0.2–1.5 s a solve.
-                    let mut rows_of: RowsOf = HashMap::default();
+                    let mut rows_of = RowsOf::new(self.contacts.len());
                     for (r, &(k, _)) in chosen.iter().enumerate() {
-                        rows_of.entry(k).or_default().push(r);
+                        rows_of.push(k, r);
                     }
                     let candidates: Vec<ContactPoint> = chosen
                         .iter()
@@ -1904,6 +1942,7 @@ impl World {
                         .collect();
                     let touching_contacts: Vec<usize> = touching.iter().map(|&r| chosen[r].0).collect();
                     let normals = readings.batch(&touching_contacts);
+                    pace.did(&mut rates.finish, self.contacts.len(), began);
                     Stage::Normals(Normals { candidates, rows_of, touching, normals, spare, beyond })
                 }
                 Stage::Normals(mut n) => {
@@ -1942,7 +1981,9 @@ impl World {
                         // place's faces.
                         let mut reflex = self.reflex_rows(&self.contacts[k]);
                         reflex.retain(|r| r.separation >= -tie);
-                        rows_of.entry(k).or_default().extend(candidates.len()..candidates.len() + reflex.len());
+                        for row in candidates.len()..candidates.len() + reflex.len() {
+                            rows_of.push(k, row);
+                        }
                         candidates.extend(reflex);
                     }
                     Stage::Rounds(Rounds {
@@ -2014,10 +2055,9 @@ impl World {
                             let k = r.spare[item];
                             let Some(n) = *pressed.answer(item) else { continue };
                             let n = n.unwrap_or(self.contacts[k].normal);
-                            let rows = r.rows_of.entry(k).or_default();
-                            let known = rows.iter().any(|&row| r.candidates[row].normal.dot(n) > 1.0 - 1e-9);
+                            let known = r.rows_of.of(k).any(|row| r.candidates[row].normal.dot(n) > 1.0 - 1e-9);
                             if !known {
-                                rows.push(r.candidates.len());
+                                r.rows_of.push(k, r.candidates.len());
                                 r.candidates.push(ContactPoint { normal: n, ..self.contacts[k] });
                             }
                         }
@@ -2981,8 +3021,37 @@ struct RowChoice {
 
 impl RowChoice {
     fn new(contacts: &[ContactPoint], tie: f64, band: f64, readings: &Readings) -> RowChoice {
-        let nearest = nearest(contacts, band);
-        let mut tied: FeatureMap<Vec<usize>> = FeatureMap::default();
+        // Each depth-reading contact's feature, numbered as first met, and each feature's
+        // nearest contact (`nearest`): one look-up per contact, where maps keyed by feature
+        // took three, and 6–8 ms of every plan of a base plate's 51,000 contacts.
+        let mut ids: FeatureMap<u32> = FeatureMap::default();
+        let mut feature_of = vec![u32::MAX; contacts.len()];
+        let mut nearest: Vec<(f64, f64, usize)> = Vec::new();
+        let mut last: Option<(Feature, u32)> = None;
+        for (k, c) in contacts.iter().enumerate().filter(|(_, c)| reads_depth(c, band)) {
+            let feature = inside_feature(c);
+            let d = c.separation.abs();
+            let id = match last {
+                Some((f, id)) if f == feature => id,
+                _ => {
+                    let next = nearest.len() as u32;
+                    let id = *ids.entry(feature).or_insert(next);
+                    if id == next {
+                        nearest.push((d, c.separation, k));
+                    }
+                    last = Some((feature, id));
+                    id
+                }
+            };
+            feature_of[k] = id;
+            let x = &mut nearest[id as usize];
+            // Among equally near ones the most outside: rounding must not make a feature on
+            // the surface read as inside.
+            if d < x.0 || (d == x.0 && c.separation > x.1) {
+                *x = (d, c.separation, k);
+            }
+        }
+        let mut tied: Vec<Vec<usize>> = vec![Vec::new(); nearest.len()];
         let mut keep: Vec<(usize, Option<DVec3>)> = Vec::with_capacity(contacts.len());
         let (spare, mut beyond) = (Vec::new(), Vec::new());
         for (k, c) in contacts.iter().enumerate() {
@@ -2993,14 +3062,14 @@ impl RowChoice {
             if !reads_depth(c, band) {
                 continue;
             }
-            let feature = inside_feature(c);
-            let (d, s, _) = nearest[&feature];
+            let feature = feature_of[k] as usize;
+            let (d, s, _) = nearest[feature];
             if s > tie {
                 if c.separation.abs() <= d + band {
                     keep.push((k, None));
                 }
             } else if c.separation.abs() <= d + tie {
-                tied.entry(feature).or_default().push(k);
+                tied[feature].push(k);
             } else if c.separation.abs() <= d + band {
                 // A touching or inside feature's readings beyond its tie count only at a
                 // reflex place (`plan`: the planes of its faces there).
@@ -3008,7 +3077,8 @@ impl RowChoice {
             }
         }
         // Inside already, a feature's depth is the nearest reading's, kept by any one.
-        let features: Vec<(Vec<usize>, bool)> = tied.into_iter().map(|(f, ks)| (ks, -nearest[&f].1 > tie)).collect();
+        let features: Vec<(Vec<usize>, bool)> =
+            tied.into_iter().zip(&nearest).filter(|(ks, _)| !ks.is_empty()).map(|(ks, n)| (ks, -n.1 > tie)).collect();
         let touching: Vec<usize> =
             features.iter().filter(|(_, inside)| !inside).flat_map(|(ks, _)| ks.iter().copied()).collect();
         let first = readings.batch(&touching);
@@ -3060,7 +3130,12 @@ impl RowChoice {
             }
             let began = Instant::now();
             let piece = &self.features[self.chosen..self.chosen + size];
-            let per_feature = mockup_ccd::parallel::map(piece, 256, |(ks, inside)| {
+            // A feature's cost varies tenfold (a pressed-in one reads its contacts again for
+            // each row it adds), so a piece sized by the last one's rate can still run past the
+            // deadline: the piece stops there, at least one feature done.
+            let deadline = pace.deadline.unwrap_or_else(|| began + Duration::from_secs(3600));
+            let at_least = if pace.done { 1 } else { size };
+            let per_feature = mockup_ccd::parallel::map_until(piece, 256, deadline, at_least, |(ks, inside)| {
                 // Touching, a feature must not be pressed in anywhere it touches: at a convex
                 // edge or corner one face's row does (outside either face is outside), at a
                 // reflex edge or an inner corner it takes both (outside both).
@@ -3092,6 +3167,7 @@ impl RowChoice {
                 }
                 Some(chosen)
             });
+            let done = per_feature.len();
             for ((ks, inside), chosen) in piece.iter().zip(per_feature) {
                 let Some(chosen) = chosen else { continue };
                 if !inside {
@@ -3099,8 +3175,8 @@ impl RowChoice {
                 }
                 self.keep.extend(chosen);
             }
-            self.chosen += size;
-            pace.did(&mut self.rate, size, began);
+            self.chosen += done;
+            pace.did(&mut self.rate, done, began);
         }
         true
     }
@@ -3227,11 +3303,12 @@ struct Pace {
 #[derive(Clone, Copy, Debug, Default)]
 struct Rate(Option<f64>);
 
-/// The rates of a plan's one-piece stages: sorting the contacts for `rows` (per contact), a
-/// corner hull and its solve (per candidate row).
+/// The rates of a plan's one-piece stages: sorting the contacts for `rows` and ending the row
+/// choice (per contact), a corner hull and its solve (per candidate row).
 #[derive(Clone, Copy, Debug, Default)]
 struct PlanRates {
     sort: Rate,
+    finish: Rate,
     solve: Rate,
 }
 
