@@ -2,7 +2,7 @@
 //! the wheel zooms; Home fits everything in the view, F the selected part (everything when
 //! nothing is selected), 1 / 3 / 7 look from the front, the right and the top. The camera
 //! draws into the area between the panels (its viewport, set by the UI), so fitting centres
-//! on what is visible.
+//! on what is visible. Under a software renderer the view is drawn without multisampling.
 
 use crate::MockupSet;
 use crate::input::UiFocus;
@@ -12,6 +12,7 @@ use crate::scene::{SceneInfo, SceneOpened};
 use crate::solver::Solver;
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::prelude::*;
+use bevy::render::renderer::RenderAdapterInfo;
 use mockup_ccd::broad::Aabb;
 use mockup_solver::World;
 
@@ -66,8 +67,24 @@ impl Plugin for CameraPlugin {
     fn build(&self, app: &mut App) {
         app.add_message::<FitView>().add_systems(Startup, spawn_camera).add_systems(
             Update,
-            (look_at_new_scene, orbit_pan_zoom, fit_and_presets, apply_orbit).chain().in_set(MockupSet::Present),
+            ((look_at_new_scene, orbit_pan_zoom, fit_and_presets, apply_orbit).chain(), no_multisampling_in_software)
+                .in_set(MockupSet::Present),
         );
+    }
+}
+
+/// No multisampling when the renderer has no GPU (a virtual machine, a remote desktop, Xvfb
+/// with Mesa's llvmpipe): there it costs three quarters of the frame. car_door idle under
+/// llvmpipe took 3.1 s a frame with Bevy's default 4× and 0.74 s without
+/// (docs/benchmarks.md, "Stop 55"). Every camera: the UI's, drawn over the view, left at 4×
+/// kept a stale copy of the first frames (the loading dialog) over the view.
+fn no_multisampling_in_software(adapter: Option<Res<RenderAdapterInfo>>, mut cameras: Query<&mut Msaa, With<Camera>>) {
+    let Some(adapter) = adapter.filter(|a| a.device_type == wgpu_types::DeviceType::Cpu) else { return };
+    for mut msaa in &mut cameras {
+        if *msaa != Msaa::Off {
+            info!("the renderer has no GPU ({}): multisampling off", adapter.name);
+            *msaa = Msaa::Off;
+        }
     }
 }
 

@@ -637,3 +637,38 @@ fn the_frame_time_shown_is_the_wall_time_of_a_long_frame() {
     let shown = app.world().resource::<mockup::status::FrameTime>().0;
     assert!(shown >= 0.38, "a 400 ms frame shown as {shown} s");
 }
+
+/// Under a renderer without a GPU (the adapter wgpu reports as a CPU), every camera draws
+/// without multisampling; with a GPU, Bevy's default 4× stays.
+#[test]
+fn a_software_renderer_turns_multisampling_off() {
+    use bevy::render::renderer::{RenderAdapterInfo, WgpuWrapper};
+    for (device_type, expected) in
+        [(wgpu_types::DeviceType::Cpu, Msaa::Off), (wgpu_types::DeviceType::DiscreteGpu, Msaa::Sample4)]
+    {
+        let mut app = app_with_views(cube_and_wall());
+        app.insert_resource(RenderAdapterInfo(WgpuWrapper::new(wgpu_types::AdapterInfo {
+            name: "test adapter".into(),
+            vendor: 0,
+            device: 0,
+            device_type,
+            device_pci_bus_id: String::new(),
+            driver: String::new(),
+            driver_info: String::new(),
+            backend: wgpu_types::Backend::Vulkan,
+            subgroup_min_size: 4,
+            subgroup_max_size: 64,
+            transient_saves_memory: false,
+        })));
+        // Bevy's default, which the render plugins (not run headless) give every camera.
+        let mut with_camera = app.world_mut().query_filtered::<Entity, With<Camera>>();
+        let cameras: Vec<Entity> = with_camera.iter(app.world()).collect();
+        for camera in cameras {
+            app.world_mut().entity_mut(camera).insert(Msaa::Sample4);
+        }
+        app.update();
+        let mut cameras = app.world_mut().query_filtered::<&Msaa, With<Camera>>();
+        let all: Vec<Msaa> = cameras.iter(app.world()).copied().collect();
+        assert!(!all.is_empty() && all.iter().all(|&m| m == expected), "{device_type:?}: {all:?}");
+    }
+}
