@@ -89,6 +89,8 @@ fn group_order(contacts: &[ContactPoint], bounds: &[f64]) -> Vec<usize> {
     for (r, &id) in by_prefix.iter().enumerate() {
         rank[id as usize] = r as u32;
     }
+    // Ranks and indices in 32 bits each: 2³² rows would be hundreds of gigabytes.
+    debug_assert!(contacts.len() <= u32::MAX as usize && distinct.len() <= u32::MAX as usize);
     let mut keys: Vec<u128> = (0..contacts.len())
         .map(|k| {
             let c = &contacts[k];
@@ -118,7 +120,9 @@ pub fn hull_corners(points: &[DVec3], n: DVec3) -> Vec<usize> {
 fn hull_corners_filtered(points: &[DVec3], n: DVec3, filter: bool) -> Vec<usize> {
     let u = n.any_orthonormal_vector();
     let v = n.cross(u);
-    let at: Vec<(f64, f64)> = points.iter().map(|x| (x.dot(u), x.dot(v))).collect();
+    // `+ 0.0` makes −0 +0, so that equal points are neighbours in the sort whatever else is
+    // in the list (dropping the points inside must not change which of two equal ones is kept).
+    let at: Vec<(f64, f64)> = points.iter().map(|x| (x.dot(u) + 0.0, x.dot(v) + 0.0)).collect();
     let inside = if filter { deep_inside(&at) } else { Vec::new() };
     // Sorted by (u, v, index) as integers (`total_order`): a stable sort by (u, v), faster.
     let mut keys: Vec<(u64, u64, usize)> = at
@@ -170,6 +174,11 @@ fn deep_inside(at: &[(f64, f64)]) -> Vec<bool> {
     let mut best = [(f64::NEG_INFINITY, 0usize); 8];
     let mut size: f64 = 0.0;
     for (i, &(a, b)) in at.iter().enumerate() {
+        if !(a.is_finite() && b.is_finite()) {
+            // Not a number, or infinite: the turns are not numbers either, and what the chain
+            // makes of them is not a hull to keep equal; nothing is dropped.
+            return Vec::new();
+        }
         size = size.max(a.abs()).max(b.abs());
         for (k, &(x, y)) in dirs.iter().enumerate() {
             let d = x * a + y * b;
@@ -183,11 +192,12 @@ fn deep_inside(at: &[(f64, f64)]) -> Vec<bool> {
     while poly.len() > 1 && poly.first() == poly.last() {
         poly.pop();
     }
-    if poly.len() < 3 || !size.is_finite() {
+    // A turn's cross product is off by a few ulps of size²; far more than that inside is inside
+    // (for sizes whose square is a normal number: below, the margin rounds away).
+    let margin = 1e-9 * size * size;
+    if poly.len() < 3 || !margin.is_normal() {
         return Vec::new();
     }
-    // A turn's cross product is off by a few ulps of size²; far more than that inside is inside.
-    let margin = 1e-9 * size * size;
     let cross = |o: (f64, f64), a: (f64, f64), p: (f64, f64)| (a.0 - o.0) * (p.1 - o.1) - (a.1 - o.1) * (p.0 - o.0);
     at.iter().map(|&p| (0..poly.len()).all(|k| cross(poly[k], poly[(k + 1) % poly.len()], p) > margin)).collect()
 }
@@ -274,13 +284,33 @@ mod tests {
         }
     }
 
+    /// Two equal points, one at −0 and one at +0 in the plane's first coordinate, with deep
+    /// points between them in the sort: dropped, the two became neighbours and the other one
+    /// was kept (a review's case; `+ 0.0` makes them neighbours either way).
+    #[test]
+    fn signed_zeros_do_not_change_which_point_is_kept() {
+        let mut pts = vec![DVec3::new(10.0, -0.0, 2.0), DVec3::new(10.0, 0.0, 2.0)];
+        pts.extend([DVec3::new(0.0, -10.0, 2.0), DVec3::new(0.0, 10.0, 2.0), DVec3::new(-10.0, 0.0, 2.0)]);
+        pts.extend((1..10).map(|x| DVec3::new(x as f64, -0.0, 2.0)));
+        for x in -4..4 {
+            for y in (1..=5).flat_map(|y| [y, -y]) {
+                pts.push(DVec3::new(x as f64, y as f64, 2.0));
+            }
+        }
+        assert!(pts.len() >= 64 && deep_inside(&pts.iter().map(|p| (p.x, p.y)).collect::<Vec<_>>()).contains(&true));
+        assert_eq!(hull_corners(&pts, DVec3::Z), hull_corners_filtered(&pts, DVec3::Z, false));
+    }
+
     proptest! {
         /// Dropping the points deep inside first changes no corner: random points, and grids
-        /// (one face's contacts) with points on their rims' lines, far from the origin too.
+        /// (one face's contacts) with points on their rims' lines, far from the origin too, in
+        /// a plane along the axes (exact projections, signed zeros) and in a tilted one
+        /// (projections with rounding).
         #[test]
         fn the_filter_keeps_every_corner(
             pts in proptest::collection::vec((-5.0..5.0f64, -5.0..5.0f64), 0..300),
             grid in (1usize..30, 1usize..30, 0.01..3.0f64, -1e4..1e4f64),
+            turn in 0.0..std::f64::consts::TAU,
         ) {
             let n = DVec3::new(0.3, -0.2, 1.0).normalize();
             let u = n.any_orthonormal_vector();
@@ -293,6 +323,19 @@ mod tests {
                 .map(|k| DVec3::new((k % w) as f64 * step, (k / w) as f64 * step, 2.0) + far)
                 .collect();
             prop_assert_eq!(hull_corners(&grid, DVec3::Z), hull_corners_filtered(&grid, DVec3::Z, false));
+            let zero = |k: usize| if k.is_multiple_of(2) { -0.0 } else { 0.0 };
+            let signed: Vec<DVec3> = (0..w * h)
+                .map(|k| {
+                    let (i, j) = (k % w, k / w);
+                    let x = if i == 0 { zero(k) } else { i as f64 * step };
+                    let y = if j == 0 { zero(k / 3) } else { j as f64 * step };
+                    DVec3::new(x, y, 2.0)
+                })
+                .collect();
+            prop_assert_eq!(hull_corners(&signed, DVec3::Z), hull_corners_filtered(&signed, DVec3::Z, false));
+            let (a, b) = (u * turn.cos() + s * turn.sin(), s * turn.cos() - u * turn.sin());
+            let tilted: Vec<DVec3> = grid.iter().map(|p| a * p.x + b * p.y + n * 0.7).collect();
+            prop_assert_eq!(hull_corners(&tilted, n), hull_corners_filtered(&tilted, n, false));
         }
 
         /// The same order as comparing the contacts' fields with `total_cmp`, a stable sort
