@@ -1,4 +1,5 @@
-//! Closest points, triangle/triangle distance and the static triangle/triangle test.
+//! Closest points, triangle/triangle distance and the static triangle/triangle test; and
+//! floats as integer sort keys.
 
 use glam::{DVec2, DVec3};
 
@@ -9,6 +10,14 @@ pub enum TriangleFeature {
     Vertex(usize),
     Edge(usize),
     Face,
+}
+
+/// `x` as an integer whose unsigned order is `f64::total_cmp`'s: the bits, with the sign bit
+/// set for positive numbers and every bit flipped for negative ones. A sort key that compares
+/// as one integer.
+pub fn ordered_bits(x: f64) -> u64 {
+    let b = x.to_bits();
+    if b >> 63 == 1 { !b } else { b | (1 << 63) }
 }
 
 /// Closest point of triangle `abc` to `p` (Ericson, *Real-Time Collision Detection* §5.1.5:
@@ -315,6 +324,25 @@ fn edge_crossing(a: &[DVec3; 3], b: &[DVec3; 3]) -> Option<TriangleDistance> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// The integer keys order as `f64::total_cmp` does, signed zeros, infinities and NaNs too.
+    #[test]
+    fn ordered_bits_is_total_cmp() {
+        let mut xs = vec![0.0, -0.0, 1.0, -1.0, f64::MIN_POSITIVE, -f64::MIN_POSITIVE, 5e-324, -5e-324];
+        xs.extend([f64::INFINITY, f64::NEG_INFINITY, f64::NAN, -f64::NAN, f64::MAX, f64::MIN, 0.1, -0.1, 1.0 + 1e-16]);
+        let mut seed = 7u64;
+        xs.extend((0..200).map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            ((seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0) * 10f64.powi((seed % 40) as i32 - 20)
+        }));
+        for &a in &xs {
+            for &b in &xs {
+                assert_eq!(ordered_bits(a).cmp(&ordered_bits(b)), a.total_cmp(&b), "{a:e} {b:e}");
+            }
+        }
+    }
 
     fn arb_point() -> impl Strategy<Value = DVec3> {
         (-1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64).prop_map(|(x, y, z)| DVec3::new(x, y, z))

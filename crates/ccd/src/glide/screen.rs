@@ -384,7 +384,7 @@ impl Screen<'_> {
                 // `ordered` maps an f64 to bits that sort the same way: integer keys compare
                 // cheaply.
                 for (records, range) in layers.iter_mut().zip(&ranges) {
-                    records[range.clone()].sort_unstable_by_key(|r| ordered(r.lo));
+                    records[range.clone()].sort_unstable_by_key(|r| crate::geometry::ordered_bits(r.lo));
                 }
             }
             let rows: [&[Record]; 6] = std::array::from_fn(|l| &layers[l][ranges[l].clone()]);
@@ -671,12 +671,6 @@ fn sort_by_row(records: &mut Vec<Record>, scratch: &mut Vec<Record>) {
         *slot += 1;
     }
     std::mem::swap(records, scratch);
-}
-
-/// An f64's bits, mapped so that unsigned order is numeric order.
-fn ordered(x: f64) -> u64 {
-    let b = x.to_bits();
-    if b >> 63 == 1 { !b } else { b | (1 << 63) }
 }
 
 /// Projects one piece's sides by divide and conquer (seed §9 step 3), appending its closed
